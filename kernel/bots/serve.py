@@ -1,0 +1,79 @@
+"""Run a :class:`~kernel.bots.logic.BotLogic` as a real program, over stdin/stdout or TCP.
+
+Built-in bots are written once; ``python -m arena_<game>.bots.<name>`` calls :func:`main`
+so that the process speaks the real protocol, byte for byte what the in-process version
+produces. Plain blocking I/O: a bot process serves exactly one referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+from collections.abc import Callable, Sequence
+
+from kernel.bots.logic import BotLogic
+from kernel.codecs.base import Codec
+from kernel.referee.faults import Fault
+
+
+def serve(
+    bot: BotLogic, codec: Codec, read: Callable[[], bytes], write: Callable[[bytes], None]
+) -> None:
+    """Answer messages until the referee closes the stream."""
+    decoder = codec.decoder()
+    for message in bot.start():
+        write(codec.encode(message))
+    while chunk := read():
+        _answer(bot, codec, decoder.feed(chunk), write)
+    _answer(bot, codec, decoder.close(), write)
+
+
+def _answer(bot: BotLogic, codec: Codec, items: list, write: Callable[[bytes], None]) -> None:
+    for message, raw in items:
+        if isinstance(message, Fault):
+            raise SystemExit(f"bot: unreadable message from the referee ({message}): {raw[:80]!r}")
+        for reply in bot.on_message(message):
+            write(codec.encode(reply))
+
+
+def serve_stdio(bot: BotLogic, codec: Codec) -> None:
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(1, view) :]
+
+    serve(bot, codec, lambda: os.read(0, 65536), write)
+
+
+def serve_tcp(bot: BotLogic, codec: Codec, host: str, port: int) -> None:
+    with socket.create_connection((host, port)) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        serve(bot, codec, lambda: sock.recv(65536), sock.sendall)
+
+
+def main(
+    make_bot: Callable[[argparse.Namespace], BotLogic],
+    codec: Codec,
+    argv: Sequence[str] | None = None,
+    *,
+    configure: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> None:
+    """Command line of a built-in bot: stdio by default, ``--tcp HOST PORT`` to connect.
+
+    ``configure`` adds the bot's own options; ``make_bot`` builds the bot from them.
+    """
+    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").strip())
+    parser.add_argument("--tcp", nargs=2, metavar=("HOST", "PORT"), help="connect to the arena")
+    if configure is not None:
+        configure(parser)
+    args = parser.parse_args(argv)
+    bot = make_bot(args)
+    try:
+        if args.tcp:
+            serve_tcp(bot, codec, args.tcp[0], int(args.tcp[1]))
+        else:
+            serve_stdio(bot, codec)
+    except (BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        pass

@@ -1,0 +1,193 @@
+"""``arena``: run matches, list plugins, show standings and replays, write starter files.
+
+User errors (a bad match file, an unknown game, a missing database) print one message and
+exit with status 2; a run whose games all finished exits 0; a run in which a game plugin
+failed exits 1; an interrupted run exits 130 (run it again to resume).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pluggy
+
+from kernel import __version__
+from kernel.cli.progress import ProgressReport
+from kernel.cli.tables import render
+from kernel.cli.transcript import transcript
+from kernel.errors import ArenaError
+from kernel.match.starter import starter_file
+from kernel.plugins.manager import get_plugin_manager, load_registries
+from kernel.plugins.registry import Registries
+from kernel.runner.api import prepare, run_prepared
+from kernel.runner.run import RunSummary
+from kernel.scoring.base import Standings
+from kernel.store.sqlite import Store
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn an ArenaError into one line on stderr and exit status 2, never a traceback."""
+    try:
+        yield
+    except ArenaError as exc:
+        click.echo(f"arena: error: {exc}", err=True)
+        sys.exit(2)
+
+
+def plugin_option(f):  # type: ignore[no-untyped-def]
+    return click.option(
+        "-p",
+        "--plugin",
+        "plugins",
+        multiple=True,
+        metavar="MODULE",
+        help="Also load this plugin module (repeatable), e.g. kernel.testing.games.",
+    )(f)
+
+
+def registries_with(plugins: tuple[str, ...]) -> tuple[pluggy.PluginManager, Registries]:
+    pm = get_plugin_manager(extra=plugins)
+    return pm, load_registries(pm)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="arena")
+def cli() -> None:
+    """arena: a referee and tournament runner for game-playing programs."""
+
+
+@cli.command()
+@click.argument("match_file", type=click.Path(path_type=Path))
+@plugin_option
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Games at once.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run(match_file: Path, plugins: tuple[str, ...], concurrency: int | None, quiet: bool) -> None:
+    """Play the games of MATCH_FILE that are not stored yet, then print the standings.
+
+    Running the same file again resumes: finished games are skipped, games that were
+    interrupted are replayed from their start.
+    """
+    with user_errors():
+        prepared = prepare(match_file, plugins, concurrency=concurrency)
+        observers = [] if quiet else [ProgressReport(prepared.spec.name)]
+        try:
+            summary = run_prepared(prepared, observers)
+        except KeyboardInterrupt:
+            click.echo("\narena: interrupted; run the same match file again to resume", err=True)
+            sys.exit(130)
+    _print_summary(summary)
+    sys.exit(1 if summary.errors else 0)
+
+
+def _print_summary(summary: RunSummary) -> None:
+    run = summary.run
+    click.echo(
+        f"run {run.run_id} ({run.name}): {summary.played} games played now, "
+        f"{summary.skipped} already stored, {run.total_games} in the schedule; "
+        f"results in {run.database}"
+    )
+    for error in summary.errors:
+        click.echo(f"arena: {error}", err=True)
+    _print_standings(summary.standings)
+
+
+def _print_standings(standings: list[Standings]) -> None:
+    for table in standings:
+        click.echo("")
+        click.echo(table.title)
+        click.echo(render(table.columns, table.rows))
+        for note in table.notes:
+            click.echo(f"  note: {note}")
+
+
+@cli.command()
+@plugin_option
+def plugins(plugins: tuple[str, ...]) -> None:
+    """List every registered game, codec, transport and scorer, and who supplied it."""
+    with user_errors():
+        _pm, registries = registries_with(plugins)
+    for kind, registry in registries.by_kind().items():
+        rows = [
+            (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
+            for name in sorted(registry)
+        ]
+        click.echo(f"{kind}s:")
+        click.echo(render(("name", "from", "summary"), rows) if rows else "  (none)")
+        click.echo("")
+
+
+@cli.command()
+@click.argument("database", type=click.Path(path_type=Path))
+@click.option("--run", "run_ref", help="Run id or key (default: the latest run).")
+@plugin_option
+def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
+    """Print the standings of a run stored in DATABASE."""
+    with user_errors():
+        _require_file(database)
+        _pm, registries = registries_with(plugins)
+        with Store(database) as store:
+            run = store.run(run_ref) if run_ref else store.latest_run()
+            if run is None:
+                raise ArenaError(f"{database}: no runs stored yet")
+            results = store.results(run.run_id)
+            spec = store.spec(run.run_id)
+        bots = [b["name"] for b in spec.get("bots", [])]
+        tables = [
+            registries.scorers.cls(name)().standings(results, bots)
+            for name in spec.get("scorers", ["wins"])
+        ]
+    click.echo(
+        f"run {run.run_id} ({run.name}, game {run.game}): "
+        f"{run.done_games} of {run.total_games} games stored"
+    )
+    _print_standings(tables)
+
+
+@cli.command()
+@click.argument("database", type=click.Path(path_type=Path))
+@click.argument("game_id", type=int)
+def replay(database: Path, game_id: int) -> None:
+    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times."""
+    with user_errors():
+        _require_file(database)
+        with Store(database) as store:
+            click.echo(transcript(store, game_id))
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), help="Write here instead of stdout."
+)
+@plugin_option
+def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
+    """Write a commented starter match file for GAME."""
+    with user_errors():
+        _pm, registries = registries_with(plugins)
+        registries.games.cls(game)
+        text = starter_file(game, registries)
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        if output.exists():
+            raise ArenaError(f"{output} already exists; not overwriting it")
+        output.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {output}; run it with: arena run {output}")
+
+
+def _require_file(path: Path) -> None:
+    if not path.is_file():
+        raise ArenaError(f"{path}: no such database file")
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""Plain-text tables for standings and listings (no terminal library needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def cell(value: Any) -> str:
+    """Scorers round their numbers for display already; None means "undefined"."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "-" if value is None else str(value)
+
+
+def render(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Columns padded to their widest cell; numbers right-aligned, text left-aligned."""
+    text = [[cell(v) for v in row] for row in rows]
+    widths = [max([len(col), *(len(r[i]) for r in text)]) for i, col in enumerate(columns)]
+    numeric = [
+        bool(rows) and all(isinstance(row[i], int | float | None) for row in rows)
+        for i in range(len(columns))
+    ]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ).rstrip()
+
+    out = [line(list(columns)), line(["-" * w for w in widths])]
+    out.extend(line(r) for r in text)
+    return "\n".join(out)

@@ -1,0 +1,32 @@
+"""A stored game as a readable transcript (``arena replay``)."""
+
+from __future__ import annotations
+
+import datetime
+
+from kernel.store.sqlite import Store
+
+ARROWS = {"send": ">>", "recv": "<<", "late": "<~", "fault": "!!", "note": "--"}
+
+
+def transcript(store: Store, game_id: int) -> str:
+    game = store.game(game_id)
+    names = list(game.seating)
+    started = datetime.datetime.fromtimestamp(game.started_at).isoformat(timespec="seconds")
+    lines = [
+        f"game {game_id}: run {game.run_id}, game #{game.index}, seed {game.seed}, "
+        f"started {started}, {game.duration:.3f} s",
+        f"result: {game.reason}" + (" (void)" if game.void else ""),
+    ]
+    for seat, name in enumerate(names):
+        score = "" if game.scores is None else f", score {game.scores[seat]:g}"
+        lines.append(f"  seat {seat}: {name}: rank {game.ranks[seat]}{score}")
+    for fault in game.faults:
+        who = names[fault.seat] if fault.seat is not None else "-"
+        lines.append(f"  fault at {fault.at:.3f} s: {who}: {fault.kind}: {fault.detail}")
+    lines.append("")
+    for event in store.events(game_id):
+        who = "referee" if event.seat is None else f"{event.seat}:{names[event.seat]}"
+        took = f" ({event.elapsed * 1000:.1f} ms)" if event.elapsed is not None else ""
+        lines.append(f"{event.t:9.4f} {ARROWS.get(event.kind, '  ')} {who}{took}: {event.text}")
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""What a game plugin provides: options, defaults, built-in bots, and the protocol adapter."""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from kernel.errors import OptionError, did_you_mean
+from kernel.referee.clocks import Clocks
+
+if TYPE_CHECKING:
+    from kernel.referee.table import Table
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game's ``[game_options]`` table: default, help text, accepted values.
+
+    The type is the default's type (an ``int`` default also accepts nothing but ints; a
+    ``float`` default accepts ints too). ``choices`` restricts the value to a set.
+    """
+
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, key: str, value: Any) -> Any:
+        expected = type(self.default)
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
+            raise OptionError(
+                key, f"{key} must be {_type_name(expected)}, not {_type_name(type(value))}"
+            )
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise OptionError(key, f"{key} must be one of {allowed}, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(key, f"{key} must be at least {self.minimum}, not {value!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(key, f"{key} must be at most {self.maximum}, not {value!r}")
+        return value
+
+
+def _type_name(tp: type) -> str:
+    return {
+        bool: "true or false",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(tp, tp.__name__)
+
+
+@dataclass(frozen=True)
+class BuiltinBot:
+    """A bot shipped with a game: a real program (``python -m module args...``) and,
+    when ``inproc`` is given, the same bot as an in-process object for fast runs.
+
+    ``args`` may use the ``{identifier}``, ``{host}`` and ``{port}`` placeholders.
+    """
+
+    summary: str
+    module: str
+    args: tuple[str, ...] = ()
+    inproc: Callable[[], Any] | None = None
+
+    def argv(self) -> tuple[str, ...]:
+        return (sys.executable, "-m", self.module, *self.args)
+
+
+@dataclass
+class Outcome:
+    """The result of one game.
+
+    ``ranks[seat]`` is 1 for the winner(s); equal ranks are ties. ``scores`` are the game's
+    own points, if it has any. ``void`` games are stored but count in no standings;
+    ``disqualified`` seats are excluded from the rest of the run by policies that say so.
+    """
+
+    ranks: list[int]
+    reason: str
+    scores: list[float] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    void: bool = False
+    disqualified: frozenset[int] = frozenset()
+
+    @classmethod
+    def win(cls, winner: int, seats: int, reason: str, **kw: Any) -> Outcome:
+        """One winner, every other seat shares second place."""
+        return cls([1 if s == winner else 2 for s in range(seats)], reason, **kw)
+
+    @classmethod
+    def draw(cls, seats: int, reason: str, **kw: Any) -> Outcome:
+        return cls([1] * seats, reason, **kw)
+
+    @classmethod
+    def by_scores(cls, scores: Sequence[float], reason: str, **kw: Any) -> Outcome:
+        """Rank by score, highest first; equal scores tie (competition ranking: 1, 1, 3)."""
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        return cls(ranks, reason, scores=list(scores), **kw)
+
+
+class Game(ABC):
+    """A game plugin's entry: subclass, set the class attributes, implement :meth:`play`.
+
+    One instance is made per run with the validated options. ``play`` is the protocol
+    adapter: it drives the game's rules engine and talks to the bots only through the
+    :class:`~kernel.referee.table.Table`.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    seats: ClassVar[Sequence[int]] = (2,)
+    """Seat counts the game supports."""
+    codec: ClassVar[str] = "line"
+    transport: ClassVar[str] = "stdio"
+    clocks: ClassVar[Clocks] = Clocks()
+    lifetime: ClassVar[Literal["game", "session"]] = "game"
+    """``game``: bot processes live for one game. ``session``: they stay connected for a
+    whole sequence of games (Speed Clue, Liar's Dice)."""
+    options: ClassVar[Mapping[str, Option]] = {}
+    bots: ClassVar[Mapping[str, BuiltinBot]] = {}
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.config: dict[str, Any] = self.validate_options(dict(options or {}))
+
+    @classmethod
+    def validate_options(cls, raw: dict[str, Any]) -> dict[str, Any]:
+        """Check a ``[game_options]`` table against :attr:`options`; unknown keys are errors.
+
+        Override (calling ``super()``) for checks across several options.
+        """
+        for key in raw:
+            if key not in cls.options:
+                raise OptionError(
+                    key,
+                    f'game "{cls.name}" has no option "{key}"{did_you_mean(key, cls.options)}',
+                )
+        return {
+            key: opt.check(key, raw[key]) if key in raw else opt.default
+            for key, opt in cls.options.items()
+        }
+
+    async def open_session(self, table: Table) -> None:  # noqa: B027 - optional hook
+        """Once per session, after every seat is connected (greetings, name handshakes)."""
+
+    @abstractmethod
+    async def play(self, table: Table, seed: int) -> Outcome:
+        """Play one game on ``table`` (its seats in this game's seating order).
+
+        Deterministic for a given ``seed`` and given replies. Faults the table reports are
+        values: decide what they mean (forfeit, default move...) as the game's spec says;
+        record illegal moves with ``table.fault(seat, FaultKind.ILLEGAL, reason)``.
+        """
+
+    async def close_session(self, table: Table) -> None:  # noqa: B027 - optional hook
+        """Once per session, after its last game (e.g. Speed Clue's ``done`` -> ``dead``)."""

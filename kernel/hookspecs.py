@@ -1,0 +1,78 @@
+"""The hook specifications: every way a plugin can extend arena.
+
+Four registration hooks hand the kernel named classes (the match file refers to everything
+by name), and four notification hooks let observers follow a run. Built-in transports,
+codecs and scorers are registered through the very same hooks as third-party ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kernel import hookspec
+
+if TYPE_CHECKING:
+    from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
+    from kernel.scoring.base import Standings
+
+Register = Callable[[type[Any]], None]
+
+
+@hookspec
+def arena_register_transports(register: Register) -> None:
+    """Register transports: how bytes reach a bot.
+
+    Call ``register(cls)`` once per :class:`kernel.transports.base.Transport` subclass.
+    The class's ``name`` is what a match file writes as ``transport = "..."``.
+    """
+
+
+@hookspec
+def arena_register_codecs(register: Register) -> None:
+    """Register codecs: how messages are framed and encoded on a byte stream.
+
+    Call ``register(cls)`` once per :class:`kernel.codecs.base.Codec` subclass; its
+    ``name`` is what a game or a match file selects with ``codec = "..."``.
+    """
+
+
+@hookspec
+def arena_register_games(register: Register) -> None:
+    """Register games: a rules engine, its protocol adapter and its built-in bots.
+
+    Call ``register(cls)`` once per :class:`kernel.games.base.Game` subclass; its ``name``
+    is the match file's ``game = "..."``.
+    """
+
+
+@hookspec
+def arena_register_scorers(register: Register) -> None:
+    """Register scorers: turning stored game outcomes into standings.
+
+    Call ``register(cls)`` once per :class:`kernel.scoring.base.Scorer` subclass; its
+    ``name`` is what a match file lists in ``scorers = [...]``.
+    """
+
+
+@hookspec
+def arena_run_start(run: RunInfo) -> None:
+    """A run is about to play its scheduled games (finished games of a resumed run excluded)."""
+
+
+@hookspec
+def arena_game_start(run: RunInfo, game: ScheduledGame) -> None:
+    """One game is about to open its seats' connections."""
+
+
+@hookspec
+def arena_game_end(run: RunInfo, game: ScheduledGame, record: GameRecord) -> None:
+    """One game has ended and its record has been stored (one transaction)."""
+
+
+@hookspec
+def arena_run_end(run: RunInfo, standings: list[Standings]) -> None:
+    """Every scheduled game of the run has been played (or the run was interrupted cleanly).
+
+    ``standings`` holds one table per scorer of the match file.
+    """

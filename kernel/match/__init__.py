@@ -1,0 +1,1 @@
+"""Match files: reading and validating them, starter files, and the schedule of games."""

@@ -1,0 +1,88 @@
+"""Named registries (hatch style): the classes plugins register, keyed by their ``name``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kernel.errors import PluginError, did_you_mean
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered class and where it came from (shown by ``arena plugins``)."""
+
+    name: str
+    cls: type[Any]
+    plugin: str
+    source: str
+
+
+class Registry(Mapping[str, Entry]):
+    """Classes of one kind (game, codec, transport, scorer) by name.
+
+    A duplicate name is a load-time error naming both plugins: silently letting the
+    second win would make a match file mean different things on different machines.
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry] = {}
+
+    def add(self, entry: Entry) -> None:
+        name = entry.name
+        if not isinstance(name, str) or not name:
+            raise PluginError(
+                f"{self.kind} class {entry.cls.__qualname__} from {entry.source} has no `name`"
+            )
+        if name in self._entries:
+            first = self._entries[name]
+            raise PluginError(
+                f'{self.kind} "{name}" is registered twice: by {first.source} '
+                f"({first.cls.__module__}.{first.cls.__qualname__}) and by {entry.source} "
+                f"({entry.cls.__module__}.{entry.cls.__qualname__})"
+            )
+        self._entries[name] = entry
+
+    def cls(self, name: str) -> type[Any]:
+        """The class registered as ``name``; an unknown name is a clear user error."""
+        try:
+            return self._entries[name].cls
+        except KeyError:
+            known = ", ".join(sorted(self._entries)) or "none"
+            raise PluginError(
+                f'unknown {self.kind} "{name}"{did_you_mean(name, self._entries)}; '
+                f"installed: {known}"
+            ) from None
+
+    def __getitem__(self, name: str) -> Entry:
+        return self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+@dataclass(frozen=True)
+class Registries:
+    """The four registries a run needs, filled once from the plugin manager."""
+
+    transports: Registry
+    codecs: Registry
+    games: Registry
+    scorers: Registry
+
+    @classmethod
+    def empty(cls) -> Registries:
+        return cls(Registry("transport"), Registry("codec"), Registry("game"), Registry("scorer"))
+
+    def by_kind(self) -> dict[str, Registry]:
+        return {
+            "game": self.games,
+            "codec": self.codecs,
+            "transport": self.transports,
+            "scorer": self.scorers,
+        }

@@ -1,0 +1,1 @@
+"""The referee core: seats, clocks, faults and the table a protocol adapter plays through."""

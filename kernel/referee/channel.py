@@ -1,0 +1,172 @@
+"""One bot's connection seen through its codec: the referee's half of the wire.
+
+A channel outlives a single game when bots stay connected for a session; it is attached
+to each game's event log and seat number in turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Any
+
+from kernel.codecs.base import Codec
+from kernel.referee.eventlog import EventLog, wire_text
+from kernel.referee.faults import Fault, FaultKind
+from kernel.transports.base import Connection
+
+MAX_PENDING = 1000
+"""Unsolicited messages kept for the next request; beyond that the bot is flooding."""
+
+_TIMEOUT = object()
+
+
+class Channel:
+    """Decodes a bot's bytes into messages and hands them to the one waiting request.
+
+    Lock-step protocols need a reply to be matched to *its* request. A message that arrives
+    while no request waits is queued as unsolicited and shown to the game with the next
+    reply. After a request timed out, the next message the bot sends is its late answer to
+    that request (bots answer in order), so it is logged as ``late`` and queued too, never
+    taken as the answer to a later request.
+    """
+
+    __slots__ = (
+        "_decoder",
+        "_inbox",
+        "_sent_at",
+        "_waiter",
+        "closed",
+        "codec",
+        "connection",
+        "flooded",
+        "identifier",
+        "log",
+        "name",
+        "owed",
+        "seat",
+    )
+
+    def __init__(
+        self, name: str, identifier: str, connection: Connection | None, codec: Codec
+    ) -> None:
+        self.name = name
+        self.identifier = identifier
+        self.connection = connection
+        self.codec = codec
+        self._decoder = codec.decoder()
+        self._inbox: deque[tuple[Any, bytes]] = deque()
+        self._waiter: asyncio.Future[Any] | None = None
+        self._sent_at = 0.0
+        self.flooded = False
+        self.owed = 0
+        self.closed: Fault | None = None
+        self.log: EventLog | None = None
+        self.seat: int | None = None
+        if connection is not None:
+            connection.start(self._on_data, self._on_closed)
+
+    @classmethod
+    def failed(cls, name: str, identifier: str, codec: Codec, detail: str) -> Channel:
+        """A seat whose bot never came up: every request fails at once with ``connect``."""
+        channel = cls(name, identifier, None, codec)
+        channel.closed = Fault(FaultKind.CONNECT, detail)
+        return channel
+
+    def attach(self, log: EventLog, seat: int) -> None:
+        """Route this channel's events to a game's log, under that game's seat number."""
+        self.log = log
+        self.seat = seat
+
+    # -- receiving ---------------------------------------------------------------
+
+    def _on_data(self, data: bytes) -> None:
+        self._deliver(self._decoder.feed(data))
+
+    def _on_closed(self, reason: str) -> None:
+        self._deliver(self._decoder.close())
+        if self.closed is None:
+            self.closed = Fault(FaultKind.EXIT, reason)
+        if self.log is not None:
+            self.log.add("fault", self.seat, f"exit: {reason}")
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(self.closed)
+
+    def _deliver(self, items: list[tuple[Any, bytes]]) -> None:
+        log = self.log
+        for item in items:
+            message, raw = item
+            waiter = self._waiter
+            late = self.owed > 0
+            if late:
+                self.owed -= 1
+            answering = not late and waiter is not None and not waiter.done()
+            if log is not None:
+                elapsed = time.monotonic() - self._sent_at if answering else None
+                if isinstance(message, Fault):
+                    log.add("fault", self.seat, f"{message}: {wire_text(raw)}", elapsed)
+                else:
+                    log.add("late" if late else "recv", self.seat, wire_text(raw), elapsed)
+            if answering:
+                waiter.set_result(item)  # type: ignore[union-attr]
+            elif len(self._inbox) < MAX_PENDING:
+                self._inbox.append(item)
+            else:
+                self.flooded = True
+
+    def drain(self) -> list[Any]:
+        """Take the unsolicited messages (and codec faults) received so far."""
+        items = [message for message, _raw in self._inbox]
+        self._inbox.clear()
+        return items
+
+    # -- sending -----------------------------------------------------------------
+
+    def post(self, message: Any) -> None:
+        """Encode and write one message; a gone bot silently drops it (its fault is known)."""
+        data = self.codec.encode(message)
+        if self.log is not None:
+            self.log.add("send", self.seat, wire_text(data))
+        if self.closed is None and self.connection is not None:
+            self.connection.write(data)
+
+    def expect(self, *, queued: bool = False) -> asyncio.Future[Any]:
+        """Arm the waiter for the reply to what was just posted and start its stopwatch.
+
+        ``queued``: accept a message that already arrived (a greeting the bot sends by
+        itself, such as Speed Clue's ``alive``) instead of only a new one.
+        """
+        waiter = asyncio.get_running_loop().create_future()
+        if queued and self._inbox:
+            waiter.set_result(self._inbox.popleft())
+        elif self.closed is not None:
+            waiter.set_result(self.closed)
+        self._waiter = waiter
+        self._sent_at = time.monotonic()
+        return waiter
+
+    def expire(self) -> None:
+        """The deadline passed: wake the waiter with a timeout."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(_TIMEOUT)
+
+    def settle(self, result: Any) -> tuple[Any, Fault | None, float]:
+        """Turn a waiter's result into (message, fault or None, measured seconds)."""
+        elapsed = time.monotonic() - self._sent_at
+        self._waiter = None
+        if result is _TIMEOUT:
+            self.owed += 1
+            return None, Fault(FaultKind.TIMEOUT, "no reply"), elapsed
+        if isinstance(result, Fault):
+            return None, result, elapsed
+        message = result[0]
+        if isinstance(message, Fault):
+            return None, message, elapsed
+        return message, None, elapsed
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()

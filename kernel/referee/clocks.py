@@ -1,0 +1,29 @@
+"""Clocks: the time limits of one game, as the match file (or the game's defaults) set them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """Separate limits, in seconds.
+
+    ``startup`` covers starting a bot and connecting it (and any handshake the game
+    runs with ``table.receive``/``ask(..., clock="startup")``); ``reply`` is the per-reply
+    limit; ``grace`` is added to every limit to absorb scheduling jitter; ``game`` is an
+    optional per-seat budget over the whole game (``None`` = no budget); ``kill`` is how
+    long a bot gets between SIGTERM and SIGKILL at the end of its game.
+    """
+
+    startup: float = 10.0
+    reply: float = 3.0
+    grace: float = 0.1
+    game: float | None = None
+    kill: float = 0.5
+
+    def merged(self, overrides: dict[str, Any]) -> Clocks:
+        """These clocks with a match file's ``[clock]`` table applied on top."""
+        known = {f.name for f in fields(self)}
+        return replace(self, **{k: v for k, v in overrides.items() if k in known})

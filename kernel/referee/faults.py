@@ -1,0 +1,36 @@
+"""Faults: everything a bot can do wrong, as values handed to the game's policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class FaultKind(StrEnum):
+    TIMEOUT = "timeout"
+    """No reply within the clock (per-reply limit, start-up limit or game budget)."""
+    EXIT = "exit"
+    """The bot's process exited, closed its output or dropped its connection."""
+    MALFORMED = "malformed"
+    """Bytes that the codec cannot decode: invalid UTF-8, invalid JSON, not a datum."""
+    OVERSIZE = "oversize"
+    """A message larger than the codec's maximum."""
+    ILLEGAL = "illegal"
+    """A well-formed message that the game judged illegal."""
+    CONNECT = "connect"
+    """The bot never started or never connected."""
+    FLOOD = "flood"
+    """Too many unsolicited messages waiting to be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault: its kind, a precise human description, and when (seconds into the game)."""
+
+    kind: FaultKind
+    detail: str
+    seat: int | None = None
+    at: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}"

@@ -1,0 +1,237 @@
+"""Running a match: schedule -> sessions -> games on one event loop -> the results store."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from kernel.errors import ArenaError, OptionError
+from kernel.games.base import Game, Outcome
+from kernel.match.schedule import assign_sessions, schedule
+from kernel.match.spec import MatchSpec
+from kernel.plugins.registry import Registries
+from kernel.referee.channel import Channel
+from kernel.referee.eventlog import EventLog
+from kernel.referee.table import Table
+from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
+from kernel.runner.seating import Lineup, close_all
+from kernel.scoring.base import Standings
+from kernel.store.sqlite import Store
+
+
+@dataclass
+class RunSummary:
+    """What a run did: games played now, games found already stored, referee errors."""
+
+    run: RunInfo
+    played: int = 0
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)
+    standings: list[Standings] = field(default_factory=list)
+
+
+class RefereeError(Exception):
+    """A game plugin broke its contract (raised, or returned a malformed outcome)."""
+
+
+def build_game(spec: MatchSpec, registries: Registries) -> Game:
+    game_cls = registries.games.cls(spec.game)
+    try:
+        return game_cls(spec.game_options)
+    except OptionError as exc:
+        raise ArenaError(f"{spec.path}: [game_options] {exc.key}: {exc}") from None
+
+
+def spec_record(spec: MatchSpec) -> dict[str, Any]:
+    """The match spec as JSON-able data, stored with the run for reference."""
+    return json.loads(json.dumps(dataclasses.asdict(spec), default=str))
+
+
+class Runner:
+    """Plays the games of one match file that are not yet in the store.
+
+    Games are grouped into sessions (one per game, or one per worker when bots stay
+    connected across games); ``spec.concurrency`` workers each run one session at a time on
+    the same event loop. Each finished game is stored in one transaction as soon as it
+    ends, so an interrupted run loses at most the games that were in progress.
+    """
+
+    def __init__(
+        self,
+        spec: MatchSpec,
+        registries: Registries,
+        store: Store,
+        pm: pluggy.PluginManager,
+    ) -> None:
+        self.spec = spec
+        self.registries = registries
+        self.store = store
+        self.hook = pm.hook
+        self.game = build_game(spec, registries)
+        game_cls = type(self.game)
+        codec_cls = registries.codecs.cls(spec.codec or game_cls.codec)
+        self.codec = codec_cls(max_message=spec.max_message)
+        self.clocks = game_cls.clocks.merged(dict(spec.clock))
+        self.schedule = schedule(spec)
+        self.run = store.open_run(
+            spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
+        )
+        self.log_root = spec.logs / f"run-{self.run.run_id}"
+        self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
+        self.summary = RunSummary(self.run)
+
+    def pending(self) -> list[ScheduledGame]:
+        done = self.store.finished(self.run.run_id)
+        self.summary.skipped = len(done)
+        return [g for g in self.schedule if g.index not in done]
+
+    async def play(self) -> RunSummary:
+        pending = self.pending()
+        sessions = assign_sessions(pending, self.lifetime, self.spec.concurrency)
+        lineup = Lineup(self.spec, self.game, self.codec, self.clocks, self.registries)
+        self.hook.arena_run_start(run=self.run)
+        queue: asyncio.Queue[list[ScheduledGame]] = asyncio.Queue()
+        for session in sessions:
+            queue.put_nowait(session)
+        workers = [
+            asyncio.create_task(self._worker(queue, lineup))
+            for _ in range(min(self.spec.concurrency, len(sessions)))
+        ]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for worker in workers:
+                worker.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            await lineup.aclose()
+        if len(self.store.finished(self.run.run_id)) == len(self.schedule):
+            self.store.finish_run(self.run.run_id)
+        self.summary.standings = self.standings()
+        self.hook.arena_run_end(run=self.run, standings=self.summary.standings)
+        return self.summary
+
+    def standings(self) -> list[Standings]:
+        results = self.store.results(self.run.run_id)
+        names = [b.name for b in self.spec.bots]
+        return [
+            self.registries.scorers.cls(name)().standings(results, names)
+            for name in self.spec.scorers
+        ]
+
+    async def _worker(self, queue: asyncio.Queue[list[ScheduledGame]], lineup: Lineup) -> None:
+        while not queue.empty():
+            session = queue.get_nowait()
+            if self.lifetime == "game":
+                await self._single_game(session[0], lineup)
+            else:
+                await self._session(session, lineup)
+
+    async def _single_game(self, game: ScheduledGame, lineup: Lineup) -> None:
+        """Bots live for this one game: connect, play, end every process."""
+        self.hook.arena_game_start(run=self.run, game=game)
+        log_dir = self.log_root / f"game-{game.index}"
+        channels = await lineup.connect(game.seating, log_dir)
+        try:
+            log = EventLog()
+            table = Table(channels, self.clocks, log)
+            outcome = await self._guarded(game, self._open_play_close(table, game.seed))
+        finally:
+            await close_all(channels)
+        if outcome is not None:
+            self._store(game, table, log, outcome, channels, log_dir)
+
+    async def _open_play_close(self, table: Table, seed: int) -> Outcome:
+        await self.game.open_session(table)
+        outcome = await self.game.play(table, seed)
+        await self.game.close_session(table)
+        return outcome
+
+    async def _session(self, games: list[ScheduledGame], lineup: Lineup) -> None:
+        """Bots stay connected for all ``games`` (Speed Clue, Liar's Dice)."""
+        entrants = list(dict.fromkeys(name for g in games for name in g.seating))
+        log_dir = self.log_root / f"session-{games[0].session}"
+        channels = await lineup.connect(entrants, log_dir)
+        by_name = dict(zip(entrants, channels, strict=True))
+        session_log = EventLog()
+        try:
+            await self.game.open_session(Table(channels, self.clocks, session_log))
+            for game in games:
+                self.hook.arena_game_start(run=self.run, game=game)
+                seated = [by_name[name] for name in game.seating]
+                log = EventLog()
+                table = Table(seated, self.clocks, log)
+                outcome = await self._guarded(game, self.game.play(table, game.seed))
+                if outcome is not None:
+                    self._store(game, table, log, outcome, seated, log_dir)
+            await self.game.close_session(Table(channels, self.clocks, session_log))
+        finally:
+            await close_all(channels)
+            _write_session_log(log_dir / "session.log", session_log, entrants)
+
+    async def _guarded(self, game: ScheduledGame, play: Any) -> Outcome | None:
+        """Run the game plugin's coroutine; a plugin bug costs that game, not the run."""
+        try:
+            outcome = await play
+            _check_outcome(outcome, len(game.seating))
+            return outcome
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            path = self.log_root / f"game-{game.index}.error"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(traceback.format_exc())
+            self.summary.errors.append(
+                f"game {game.index}: referee error {type(exc).__name__}: {exc} (see {path})"
+            )
+            return None
+
+    def _store(
+        self,
+        game: ScheduledGame,
+        table: Table,
+        log: EventLog,
+        outcome: Outcome,
+        channels: Sequence[Channel],
+        log_dir: Path,
+    ) -> None:
+        record = GameRecord(
+            game=game,
+            outcome=outcome,
+            faults=list(table.faults),
+            events=log.events,
+            started_at=log.started,
+            duration=time.monotonic() - log.t0,
+            stderr_logs={
+                seat: str(log_dir / f"{ch.identifier}.stderr")
+                for seat, ch in enumerate(channels)
+                if (log_dir / f"{ch.identifier}.stderr").exists()
+            },
+        )
+        self.store.save_game(self.run.run_id, record)
+        self.summary.played += 1
+        self.hook.arena_game_end(run=self.run, game=game, record=record)
+
+
+def _check_outcome(outcome: Any, seats: int) -> None:
+    if not isinstance(outcome, Outcome):
+        raise RefereeError(f"play() returned {type(outcome).__name__}, not an Outcome")
+    if len(outcome.ranks) != seats or any(not isinstance(r, int) or r < 1 for r in outcome.ranks):
+        raise RefereeError(f"outcome ranks {outcome.ranks!r} do not fit {seats} seats")
+
+
+def _write_session_log(path: Path, log: EventLog, entrants: Sequence[str]) -> None:
+    """Session-level messages (greetings, farewells) belong to no game: keep them in a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        for event in log.events:
+            who = "-" if event.seat is None else entrants[event.seat]
+            out.write(f"{event.t:10.4f} {event.kind:5} {who}: {event.text}\n")

@@ -1,0 +1,111 @@
+"""Bringing bots up for a game or a session: programs, transports, channels."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kernel.codecs.base import Codec
+from kernel.errors import ArenaError, OptionError
+from kernel.games.base import Game
+from kernel.match.spec import BotSpec, MatchSpec
+from kernel.plugins.registry import Registries
+from kernel.referee.channel import Channel
+from kernel.referee.clocks import Clocks
+from kernel.transports.base import BotProgram, ConnectError, Launch, Transport
+
+
+def safe_name(text: str) -> str:
+    """A bot name usable in file names and argv identifiers."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:40] or "bot"
+
+
+class Lineup:
+    """The bots of a match and how to reach each of them: one instance per run.
+
+    Transports are made once per run (a TCP transport owns one listening socket that every
+    game shares) and closed by :meth:`aclose`.
+    """
+
+    def __init__(
+        self, spec: MatchSpec, game: Game, codec: Codec, clocks: Clocks, registries: Registries
+    ) -> None:
+        self.spec = spec
+        self.game = game
+        self.codec = codec
+        self.clocks = clocks
+        self.registries = registries
+        self.bots: Mapping[str, BotSpec] = {b.name: b for b in spec.bots}
+        self._transports: dict[str, Transport] = {}
+        for bot in spec.bots:
+            self.transport_for(bot)  # fail early, before any game, on a bad transport option
+
+    def program(self, bot: BotSpec) -> BotProgram:
+        inproc = None
+        argv: tuple[str, ...] | None = bot.cmd
+        if bot.builtin is not None:
+            builtin = type(self.game).bots[bot.builtin]
+            argv = builtin.argv()
+            inproc = builtin.inproc if bot.inproc else None
+        return BotProgram(
+            name=bot.name,
+            argv=None if inproc else argv,
+            inproc=inproc,
+            connect=bot.connect,
+            env=dict(bot.env),
+            cwd=bot.cwd,
+        )
+
+    def transport_for(self, bot: BotSpec) -> Transport:
+        if bot.inproc:
+            name = "inproc"
+        else:
+            name = bot.transport or self.spec.transport or type(self.game).transport
+        if name not in self._transports:
+            cls = self.registries.transports.cls(name)
+            options: dict[str, Any] = dict(self.spec.transport_options.get(name, {}))
+            try:
+                self._transports[name] = cls(**options)
+            except OptionError as exc:
+                raise ArenaError(f"{self.spec.path}: [transport_options.{name}] {exc}") from None
+        return self._transports[name]
+
+    async def connect(self, names: Sequence[str], log_dir: Path) -> list[Channel]:
+        """One channel per bot name, started concurrently (TCP serializes its own launches).
+
+        A bot that cannot be brought up gets a failed channel: its seat plays on and every
+        request to it returns a ``connect`` fault, for the game's policy to judge.
+        """
+        log_dir.mkdir(parents=True, exist_ok=True)
+
+        async def one(position: int, name: str) -> Channel:
+            bot = self.bots[name]
+            identifier = f"{position}-{safe_name(name)}"
+            launch = Launch(
+                program=self.program(bot),
+                codec=self.codec,
+                identifier=identifier,
+                limits=self.spec.limits,
+                log_dir=log_dir,
+                startup=self.clocks.startup,
+                kill_grace=self.clocks.kill,
+            )
+            try:
+                connection = await self.transport_for(bot).connect(launch)
+            except ConnectError as exc:
+                return Channel.failed(name, identifier, self.codec, str(exc))
+            return Channel(name, identifier, connection, self.codec)
+
+        return list(await asyncio.gather(*(one(i, n) for i, n in enumerate(names))))
+
+    async def aclose(self) -> None:
+        for transport in self._transports.values():
+            await transport.aclose()
+
+
+async def close_all(channels: Sequence[Channel]) -> None:
+    """End every bot of a game or session; no process outlives it."""
+    await asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)

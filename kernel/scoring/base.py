@@ -1,0 +1,83 @@
+"""The scorer interface: stored outcomes in, a standings table out.
+
+Standings are a pure function of the stored outcomes, never of anything seen live, so
+``arena standings`` on a finished (or half-finished, or resumed) run prints exactly what the
+run printed, and a scorer added later can rate old runs.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+
+class GameResult(Protocol):
+    """What a scorer reads of one game (:class:`kernel.store.StoredGame` is one).
+
+    ``ranks[seat]`` is 1 for the winner(s), equal ranks tie; ``seating[seat]`` names the bot.
+    """
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def seating(self) -> Sequence[str]: ...
+    @property
+    def ranks(self) -> Sequence[int]: ...
+    @property
+    def void(self) -> bool: ...
+
+
+@dataclass
+class Standings:
+    """One scorer's table: plain data, printed (and exported) by the CLI.
+
+    ``rows`` are sorted best first, one value per column; a value is None where it is
+    undefined (a rate of a bot that played no counted game). ``notes`` tell the reader
+    what was left out and why.
+    """
+
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    notes: list[str] = field(default_factory=list)
+
+
+class Scorer(ABC):
+    """Subclass, set ``name`` and ``summary``, implement :meth:`score`.
+
+    :meth:`standings` is the entry point; it removes void games and orders the rest by
+    schedule index before :meth:`score` sees them, so no scorer can forget to, and
+    order-dependent ratings come out the same however the games were stored.
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    def standings(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
+        """The table for ``games``; every bot in ``bots`` gets a row, played or not."""
+        counted = sorted((g for g in games if not g.void), key=lambda g: g.index)
+        table = self.score(counted, roster(counted, bots))
+        void = len(games) - len(counted)
+        if void:
+            table.notes.append(f"{plural(void, 'void game')} not counted")
+        return table
+
+    @abstractmethod
+    def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
+        """Rate ``games`` (no void ones, in index order) for ``bots`` (every bot seated in
+        them included)."""
+
+
+def roster(games: Iterable[GameResult], bots: Sequence[str]) -> list[str]:
+    """``bots``, then any bot seated in ``games`` but missing from it, in order of
+    appearance: a renamed or removed bot of a resumed run still shows up in the table."""
+    names = dict.fromkeys(bots)
+    for game in games:
+        names.update(dict.fromkeys(game.seating))
+    return list(names)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")

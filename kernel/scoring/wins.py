@@ -1,0 +1,69 @@
+"""Win/draw/loss counts: the table everybody understands, for any number of seats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kernel.scoring.base import GameResult, Scorer, Standings
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    rank_sum: int = 0
+
+    @property
+    def points(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+
+class WinsScorer(Scorer):
+    """Wins, draws and losses per bot.
+
+    With any number of seats: a *win* is rank 1 held alone, a *draw* is rank 1 shared with
+    at least one other seat, and every other rank is a *loss* (so in a four-player game,
+    second place is a loss; "mean rank" tells second from last). Points are 1 per win and
+    0.5 per draw, whatever the number of seats: the table counts games won, not opponents
+    beaten. A bot seated twice in one game is counted once per seat.
+    """
+
+    name = "wins"
+    summary = "wins, draws, losses and points (1 per win, 0.5 per draw)"
+
+    def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
+        tallies = {bot: _Tally() for bot in bots}
+        for game in games:
+            first = sum(rank == 1 for rank in game.ranks)
+            for bot, rank in zip(game.seating, game.ranks, strict=True):
+                tally = tallies[bot]
+                tally.games += 1
+                tally.rank_sum += rank
+                if rank == 1:
+                    if first == 1:
+                        tally.wins += 1
+                    else:
+                        tally.draws += 1
+        order = sorted(bots, key=lambda b: (-tallies[b].points, -tallies[b].wins, b))
+        rows = []
+        for bot in order:
+            t = tallies[bot]
+            rows.append(
+                (
+                    bot,
+                    t.games,
+                    t.wins,
+                    t.draws,
+                    t.games - t.wins - t.draws,
+                    t.points,
+                    round(100 * t.wins / t.games, 1) if t.games else None,
+                    round(t.rank_sum / t.games, 2) if t.games else None,
+                )
+            )
+        return Standings(
+            title="Wins",
+            columns=("bot", "games", "wins", "draws", "losses", "points", "win %", "mean rank"),
+            rows=rows,
+        )

@@ -1,0 +1,458 @@
+"""The results store: one SQLite file holding runs, games, seats, faults and event logs.
+
+SQLite because a results file should be one thing a user can copy, open with any tool and
+query with SQL, and because its transactions give resuming for free: every game is stored
+in exactly one transaction, so after a crash (even ``kill -9`` in the middle of a write) a
+game is either all there or not there at all, and a re-run plays exactly the missing ones.
+
+The public game id (``arena replay GAME_ID``) is ``games.id``: unique in the whole file, so
+a user never needs to say which run a game belongs to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from kernel.errors import ArenaError
+from kernel.referee.faults import Fault, FaultKind
+from kernel.runner.records import Event, GameRecord, RunInfo
+
+APPLICATION_ID = 0x6172656E
+"""``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
+SQLite file, so arena never writes into somebody else's database."""
+
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version``; bump it (and teach :class:`Store` to migrate) on schema changes."""
+
+BUSY_TIMEOUT_MS = 30_000
+"""How long a writer waits for another process holding the write lock (``arena standings``
+reading while a run writes, two runs sharing one file) before giving up."""
+
+_SCHEMA = (
+    """CREATE TABLE runs (
+        id          INTEGER PRIMARY KEY,
+        key         TEXT    NOT NULL UNIQUE,
+        name        TEXT    NOT NULL,
+        game        TEXT    NOT NULL,
+        spec        TEXT    NOT NULL,
+        total_games INTEGER NOT NULL,
+        created     REAL    NOT NULL,
+        finished    REAL
+    )""",
+    """CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        idx         INTEGER NOT NULL,
+        session     INTEGER NOT NULL,
+        seed        INTEGER NOT NULL,
+        started_at  REAL    NOT NULL,
+        duration    REAL    NOT NULL,
+        reason      TEXT    NOT NULL,
+        void        INTEGER NOT NULL,
+        details     TEXT    NOT NULL,
+        extra       TEXT    NOT NULL,
+        UNIQUE (run_id, idx)
+    )""",
+    """CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        bot          TEXT    NOT NULL,
+        rank         INTEGER NOT NULL,
+        score        REAL,
+        disqualified INTEGER NOT NULL,
+        stderr_log   TEXT,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE faults (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat    INTEGER,
+        kind    TEXT    NOT NULL,
+        detail  TEXT    NOT NULL,
+        at      REAL    NOT NULL
+    )""",
+    "CREATE INDEX faults_by_game ON faults (game_id)",
+    """CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        t       REAL    NOT NULL,
+        kind    TEXT    NOT NULL,
+        seat    INTEGER,
+        text    TEXT    NOT NULL,
+        elapsed REAL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+"""Created in one transaction, so a file is never left half-initialised. ``seats`` and
+``events`` are clustered on their primary key: a game's rows are read back in one range
+scan, in seat and event order."""
+
+_NOT_SQLITE = {"SQLITE_NOTADB", "SQLITE_CORRUPT"}
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One stored game's outcome: what scorers and the results table need, nothing more.
+
+    ``seating`` names the bot in each seat; ``ranks``, ``scores`` and ``disqualified`` are
+    per seat as in :class:`~kernel.games.base.Outcome`.
+    """
+
+    game_id: int
+    index: int
+    seating: tuple[str, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] | None
+    void: bool
+    disqualified: frozenset[int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameDetail(StoredGame):
+    """A stored game with everything but its event log (``arena show GAME_ID``).
+
+    ``faults`` are in the order they happened; ``stderr_logs`` maps a seat to the path of
+    that bot's stderr file for this game.
+    """
+
+    run_id: int
+    seed: int
+    session: int
+    started_at: float
+    duration: float
+    details: dict[str, Any]
+    extra: dict[str, Any]
+    faults: tuple[Fault, ...]
+    stderr_logs: dict[int, str]
+
+
+class Store:
+    """An open arena database. Use as a context manager, or call :meth:`close`.
+
+    One connection, guarded by a lock, so a runner may store games from worker threads.
+    Writes use ``BEGIN IMMEDIATE``: the write lock is taken up front, so two processes
+    sharing a file queue up (``busy_timeout``) instead of failing half-way.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ArenaError(
+                f"cannot create the folder of database {self.path}: {exc.strerror or exc}"
+            ) from None
+        try:
+            self._db = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            raise ArenaError(f"cannot open database {self.path}: {exc}") from None
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            if getattr(exc, "sqlite_errorname", "") in _NOT_SQLITE:
+                raise ArenaError(
+                    f"{self.path} is not an arena database (not a readable SQLite file): {exc}"
+                ) from None
+            raise ArenaError(f"cannot open database {self.path}: {exc}") from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- opening -------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Check the file is ours (or empty) before writing a single byte to it."""
+        db = self._db
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        empty = self._check_identity()
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if empty:
+            with self._write():
+                # Another process may have initialised the file since we looked.
+                if self._check_identity():
+                    for statement in _SCHEMA:
+                        db.execute(statement)
+
+    def _check_identity(self) -> bool:
+        """True for a blank file; raise unless it is an arena database we can read."""
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and objects == 0:
+            return True
+        if app_id != APPLICATION_ID:
+            raise ArenaError(
+                f"{self.path} is not an arena database (it is some other SQLite database); "
+                "choose another `database` path"
+            )
+        if version != SCHEMA_VERSION:
+            raise ArenaError(
+                f"{self.path} has arena schema version {version}, but this arena reads "
+                f"version {SCHEMA_VERSION}"
+                + ("; upgrade arena" if version > SCHEMA_VERSION else "")
+            )
+        return False
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # -- runs ----------------------------------------------------------------------------
+
+    def open_run(
+        self, key: str, name: str, game: str, spec: dict[str, Any], total_games: int
+    ) -> RunInfo:
+        """Create the run ``key``, or return the stored one: the same key is the same
+        schedule, so the caller resumes it by playing the indices :meth:`finished` lacks.
+        """
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO runs (key, name, game, spec, total_games, created)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, name, game, _to_json(spec), total_games, time.time()),
+            )
+        return self.run(key)
+
+    def finish_run(self, run_id: int) -> None:
+        """Mark every scheduled game as played (``arena runs`` shows unfinished runs)."""
+        with self._write() as db:
+            db.execute("UPDATE runs SET finished = ? WHERE id = ?", (time.time(), run_id))
+
+    def runs(self) -> list[RunInfo]:
+        """Every run in the file, oldest first."""
+        return [self._run_info(row) for row in self._read(_RUN_QUERY + " ORDER BY r.id")]
+
+    def latest_run(self) -> RunInfo | None:
+        """The most recently created run, or None in an empty database."""
+        rows = self._read(_RUN_QUERY + " ORDER BY r.id DESC LIMIT 1")
+        return self._run_info(rows[0]) if rows else None
+
+    def run(self, run: int | str) -> RunInfo:
+        """A run by id or by key.
+
+        A string is looked up as a key first, then (if all digits) as an id, because the
+        command line hands over ids as strings.
+        """
+        rows = []
+        if isinstance(run, str):
+            rows = self._read(_RUN_QUERY + " WHERE r.key = ?", (run,))
+        if not rows and (isinstance(run, int) or run.isdigit()):
+            rows = self._read(_RUN_QUERY + " WHERE r.id = ?", (int(run),))
+        if not rows:
+            raise ArenaError(f'no run "{run}" in {self.path} (`arena runs` lists them)')
+        return self._run_info(rows[0])
+
+    def spec(self, run_id: int) -> dict[str, Any]:
+        """The match settings the run was created with, as given to :meth:`open_run`."""
+        rows = self._read("SELECT spec FROM runs WHERE id = ?", (run_id,))
+        if not rows:
+            raise ArenaError(f"no run {run_id} in {self.path}")
+        return json.loads(rows[0][0])
+
+    def _run_info(self, row: Sequence[Any]) -> RunInfo:
+        run_id, key, name, game, total, done = row
+        return RunInfo(run_id, key, name, game, total, done, str(self.path))
+
+    # -- games ---------------------------------------------------------------------------
+
+    def finished(self, run_id: int) -> set[int]:
+        """Indices of the run's stored games: what a resumed run must not play again."""
+        return {idx for (idx,) in self._read("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
+
+    def save_game(self, run_id: int, record: GameRecord) -> int | None:
+        """Store one game with its seats, faults and events in one transaction.
+
+        Returns the new game id, or None if the run already holds this game index (a
+        resumed run racing a previous one must not count a game twice).
+        """
+        scheduled, outcome = record.game, record.outcome
+        seats = len(scheduled.seating)
+        if len(outcome.ranks) != seats or (
+            outcome.scores is not None and len(outcome.scores) != seats
+        ):
+            raise ValueError(
+                f"game {scheduled.index}: {seats} seats but ranks {outcome.ranks} "
+                f"and scores {outcome.scores}"
+            )
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
+                " void, details, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (run_id, idx) DO NOTHING",
+                (
+                    run_id,
+                    scheduled.index,
+                    scheduled.session,
+                    scheduled.seed,
+                    record.started_at,
+                    record.duration,
+                    outcome.reason,
+                    outcome.void,
+                    _to_json(outcome.details),
+                    _to_json(record.extra),
+                ),
+            )
+            if cursor.rowcount == 0:
+                return None
+            game_id = cursor.lastrowid
+            scores = outcome.scores or [None] * seats
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        seat,
+                        bot,
+                        outcome.ranks[seat],
+                        scores[seat],
+                        seat in outcome.disqualified,
+                        record.stderr_logs.get(seat),
+                    )
+                    for seat, bot in enumerate(scheduled.seating)
+                ],
+            )
+            db.executemany(
+                "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
+                [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
+            )
+            db.executemany(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (game_id, seq, e.t, e.kind, e.seat, e.text, e.elapsed)
+                    for seq, e in enumerate(record.events)
+                ),
+            )
+        return game_id
+
+    def results(self, run_id: int) -> list[StoredGame]:
+        """The run's stored games in schedule order (void ones included: scorers skip them)."""
+        rows = self._read(
+            "SELECT g.id, g.idx, g.void, g.reason, s.bot, s.rank, s.score, s.disqualified"
+            " FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.run_id = ? ORDER BY g.idx, s.seat",
+            (run_id,),
+        )
+        return [
+            StoredGame(
+                game_id,
+                idx,
+                **_seat_fields([r[4:] for r in seat_rows]),
+                void=bool(void),
+                reason=reason,
+            )
+            for (game_id, idx, void, reason), seat_rows in groupby(rows, key=lambda r: r[:4])
+        ]
+
+    def game(self, game_id: int) -> GameDetail:
+        """One game by its public id, with its seats and faults."""
+        head = self._read(
+            "SELECT run_id, idx, session, seed, started_at, duration, reason, void, details,"
+            " extra FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if not head:
+            raise ArenaError(f"no game {game_id} in {self.path}")
+        run_id, idx, session, seed, started_at, duration, reason, void, details, extra = head[0]
+        seats = self._read(
+            "SELECT bot, rank, score, disqualified, stderr_log FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        faults = self._read(
+            "SELECT kind, detail, seat, at FROM faults WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        )
+        return GameDetail(
+            game_id,
+            idx,
+            **_seat_fields([s[:4] for s in seats]),
+            void=bool(void),
+            reason=reason,
+            run_id=run_id,
+            seed=seed,
+            session=session,
+            started_at=started_at,
+            duration=duration,
+            details=json.loads(details),
+            extra=json.loads(extra),
+            faults=tuple(Fault(FaultKind(k), detail, seat, at) for k, detail, seat, at in faults),
+            stderr_logs={seat: s[4] for seat, s in enumerate(seats) if s[4] is not None},
+        )
+
+    def events(self, game_id: int) -> list[Event]:
+        """A game's event log (its replay), in the order it happened."""
+        rows = self._read(
+            "SELECT t, kind, seat, text, elapsed FROM events WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        if not rows and not self._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
+            raise ArenaError(f"no game {game_id} in {self.path}")
+        return [Event(*row) for row in rows]
+
+
+_RUN_QUERY = (
+    "SELECT r.id, r.key, r.name, r.game, r.total_games,"
+    " (SELECT count(*) FROM games g WHERE g.run_id = r.id) FROM runs r"
+)
+
+
+def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """The per-seat fields of a :class:`StoredGame` from its ``(bot, rank, score,
+    disqualified)`` rows in seat order; a game without scores has NULL in every seat."""
+    scores = tuple(s[2] for s in seats)
+    return {
+        "seating": tuple(s[0] for s in seats),
+        "ranks": tuple(s[1] for s in seats),
+        "scores": None if all(x is None for x in scores) else scores,
+        "disqualified": frozenset(seat for seat, s in enumerate(seats) if s[3]),
+    }
+
+
+def _to_json(value: dict[str, Any]) -> str:
+    """JSON for free-form plugin data; anything JSON cannot hold is stored as its ``str``
+    rather than losing a finished game over a detail."""
+    return json.dumps(value, sort_keys=True, default=str)

@@ -1,0 +1,55 @@
+"""Fixtures for plugin authors, enabled automatically when arena is installed.
+
+- ``arena_plugin_manager``: a fresh plugin manager with the built-ins and every installed
+  ``arena`` entry point (the same as ``arena run`` would load).
+- ``arena_register``: register a plugin module or object for this test only and get the
+  resulting registries (a load error fails the test with the kernel's message).
+- ``scripted_bot``: the argv of a real bot process that follows a script of answers
+  (see :mod:`kernel.testing.scripted`), to put in a match file's ``cmd``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+import pytest
+
+from kernel.plugins.manager import get_plugin_manager, load_registries, register_plugin
+from kernel.plugins.registry import Registries
+
+
+@pytest.fixture
+def arena_plugin_manager() -> pluggy.PluginManager:
+    return get_plugin_manager()
+
+
+@pytest.fixture
+def arena_register(
+    arena_plugin_manager: pluggy.PluginManager,
+) -> Callable[..., Registries]:
+    """``arena_register(plugin, ...)`` -> the registries with those plugins added."""
+
+    def register(*plugins: Any) -> Registries:
+        for plugin in plugins:
+            register_plugin(arena_plugin_manager, plugin)
+        return load_registries(arena_plugin_manager)
+
+    return register
+
+
+@pytest.fixture
+def scripted_bot() -> Callable[..., list[str]]:
+    """``scripted_bot([{"reply": "take 1"}, {"exit": 3}], framing="line")`` -> argv."""
+
+    def argv(steps: list[dict[str, Any]], *, framing: str = "line", tcp: bool = False) -> list[str]:
+        cmd = [sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps)]
+        cmd += ["--framing", framing]
+        if tcp:
+            cmd += ["--tcp", "{host}", "{port}"]
+        return cmd
+
+    return argv

@@ -1,0 +1,12 @@
+"""RPS bot as a program: ``python -m kernel.testing.rps_bot random|rock [--tcp HOST PORT]``."""
+
+from kernel.bots.serve import main
+from kernel.codecs.line import LineCodec
+from kernel.testing.rps import RpsBot
+
+if __name__ == "__main__":
+    main(
+        lambda args: RpsBot(args.strategy),
+        LineCodec(),
+        configure=lambda p: p.add_argument("strategy", choices=["random", "rock"]),
+    )

@@ -1,0 +1,5 @@
+"""Transports: how bytes reach a bot (a child's pipes, a TCP connection, a Python object)."""
+
+from kernel.transports.base import BotProgram, Connection, Launch, Limits, Transport
+
+__all__ = ["BotProgram", "Connection", "Launch", "Limits", "Transport"]

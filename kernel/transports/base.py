@@ -1,0 +1,129 @@
+"""The transport interface: opening one :class:`Connection` per bot."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from kernel.codecs.base import Codec
+from kernel.errors import OptionError
+
+OnData = Callable[[bytes], None]
+OnClosed = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits applied to every bot process (``None`` = no limit).
+
+    Note that Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
+    """
+
+    memory_mb: int | None = 2048
+    cpu_seconds: int | None = None
+    processes: int | None = 256
+    stderr_kb: int = 256
+
+
+@dataclass(frozen=True)
+class BotProgram:
+    """What to run for one bot: a command, an in-process object factory, or neither
+    (``connect``: a bot started by someone else that connects to the arena by itself)."""
+
+    name: str
+    argv: tuple[str, ...] | None = None
+    inproc: Callable[[], Any] | None = None
+    connect: bool = False
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Everything a transport needs to bring up one bot for one seat.
+
+    ``identifier`` is unique within the run; it fills the ``{identifier}`` argv
+    placeholder (with ``{host}`` and ``{port}`` for network transports) and names the
+    stderr log ``log_dir/<identifier>.stderr``.
+    """
+
+    program: BotProgram
+    codec: Codec
+    identifier: str
+    limits: Limits
+    log_dir: Path
+    startup: float
+    kill_grace: float
+
+
+class Connection(ABC):
+    """A byte pipe to one running bot, and the process behind it if the arena started one.
+
+    The referee calls :meth:`start` once with its callbacks; ``on_closed(reason)`` is called
+    exactly once, as soon as the bot can no longer answer: its output closed, its process
+    exited (even if a child still holds the pipe open), or its socket dropped.
+    """
+
+    pid: int | None = None
+
+    @abstractmethod
+    def start(self, on_data: OnData, on_closed: OnClosed) -> None:
+        """Begin delivering received bytes."""
+
+    @abstractmethod
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` for the bot; never blocks, never raises once the bot is gone."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """End the bot: close its input, SIGTERM its whole process group, SIGKILL after the
+        grace period, reap it. Idempotent. After it returns no process of the bot is left."""
+
+
+class Transport(ABC):
+    """Opens connections. One instance per run and per transport name; subclasses set
+    ``name`` and may accept options from the match file's ``[transport_options.<name>]`` table."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    options: ClassVar[Mapping[str, Any]] = {}
+    """Option name -> default value; the match file may override them."""
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - set(self.options)
+        if unknown:
+            key = sorted(unknown)[0]
+            raise OptionError(key, f'transport "{self.name}" has no option "{key}"')
+        self.config = {**self.options, **options}
+
+    @abstractmethod
+    async def connect(self, launch: Launch) -> Connection:
+        """Start (or wait for) the bot of ``launch`` within ``launch.startup`` seconds.
+
+        Failure raises :class:`ConnectError` with a precise description; the referee turns
+        it into a ``connect`` fault for that seat.
+        """
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook with a no-op default
+        """Release shared resources (a listening socket) at the end of the run."""
+
+
+class ConnectError(Exception):
+    """A bot could not be started or did not connect in time."""
+
+
+def expand_argv(argv: tuple[str, ...], **values: object) -> list[str]:
+    """Fill ``{identifier}``, ``{host}``, ``{port}`` placeholders in a bot's argv.
+
+    Only the named placeholders are replaced, so that braces elsewhere in an argument
+    (a JSON literal, a shell snippet) are left as they are.
+    """
+    out = []
+    for arg in argv:
+        for key, value in values.items():
+            arg = arg.replace("{" + key + "}", str(value))
+        out.append(arg)
+    return out

@@ -1,0 +1,114 @@
+"""The ``inproc`` transport: the bot is a Python object living in the arena's process.
+
+Every message still goes through the codec both ways, so an in-process bot sees exactly the
+bytes a program would, and a game's built-in bots exercise its protocol adapter for real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+
+from kernel.bots.logic import BotLogic
+from kernel.referee.faults import Fault
+from kernel.transports.base import ConnectError, Connection, Launch, OnClosed, OnData, Transport
+from kernel.transports.process import stderr_log_path
+
+
+def _raised(exc: BaseException) -> str:
+    text = str(exc)
+    return f"in-process bot raised {type(exc).__name__}" + (f": {text}" if text else "")
+
+
+def _log_traceback(launch: Launch, exc: BaseException) -> None:
+    """Keep the traceback where a program's stderr would be, for whoever debugs the bot."""
+    launch.log_dir.mkdir(parents=True, exist_ok=True)
+    with open(stderr_log_path(launch), "a", encoding="utf-8") as log:
+        log.write("".join(traceback.format_exception(exc)))
+
+
+class InprocConnection(Connection):
+    """Decodes what the referee writes, calls the bot, encodes its replies.
+
+    Replies are delivered with ``call_soon``, never inside :meth:`write`, so the referee
+    sees the same ordering as with a real pipe and is never re-entered. Messages the bot
+    produced before :meth:`start` (its greeting) are delivered right after it.
+    """
+
+    def __init__(self, bot: BotLogic, launch: Launch, greeting: bytes) -> None:
+        self._bot = bot
+        self._launch = launch
+        self._decoder = launch.codec.decoder()
+        self._loop = asyncio.get_running_loop()
+        self._pending = greeting
+        self._on_data: OnData | None = None
+        self._on_closed: OnClosed | None = None
+        self._dead = False
+        self._closed = False
+
+    def start(self, on_data: OnData, on_closed: OnClosed) -> None:
+        if self._on_data is not None:
+            raise RuntimeError("connection already started")
+        self._on_data, self._on_closed = on_data, on_closed
+        if self._pending:
+            self._loop.call_soon(self._deliver, self._pending)
+            self._pending = b""
+
+    def write(self, data: bytes) -> None:
+        if self._dead or self._closed:
+            return
+        for message, raw in self._decoder.feed(data):
+            if isinstance(message, Fault):
+                raise RuntimeError(
+                    f'the referee wrote bytes the "{self._launch.codec.name}" codec cannot '
+                    f"decode ({message.detail}): {raw[:200]!r}"
+                )
+            try:
+                replies = b"".join(map(self._launch.codec.encode, self._bot.on_message(message)))
+            except Exception as exc:
+                self._dead = True
+                _log_traceback(self._launch, exc)
+                self._loop.call_soon(self._report, _raised(exc))
+                return
+            if not replies:
+                continue
+            if self._on_data is None:
+                self._pending += replies
+            else:
+                self._loop.call_soon(self._deliver, replies)
+
+    def _deliver(self, data: bytes) -> None:
+        if not self._closed:
+            assert self._on_data is not None
+            self._on_data(data)
+
+    def _report(self, reason: str) -> None:
+        if not self._closed:
+            assert self._on_closed is not None
+            self._on_closed(reason)
+
+    async def close(self) -> None:
+        """Forget the bot; from here on neither callback is called."""
+        self._closed = True
+
+
+class InprocTransport(Transport):
+    """Runs ``program.inproc()`` in the arena's own process: no process, no pipe, no startup
+    time, but also no protection from a bot that blocks (it stalls the whole event loop)."""
+
+    name = "inproc"
+    summary = "Python object in the arena's process; messages still go through the codec."
+
+    async def connect(self, launch: Launch) -> Connection:
+        factory = launch.program.inproc
+        if factory is None:
+            raise ConnectError(f'bot "{launch.program.name}" has no in-process implementation')
+        try:
+            bot: BotLogic = factory()
+            greeting = b"".join(map(launch.codec.encode, bot.start()))
+        except Exception as exc:
+            _log_traceback(launch, exc)
+            raise ConnectError(
+                f'cannot start bot "{launch.program.name}": {_raised(exc)}'
+            ) from None
+        return InprocConnection(bot, launch, greeting)

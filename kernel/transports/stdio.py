@@ -1,0 +1,43 @@
+"""The ``stdio`` transport: the bot is a child process spoken to through its stdin/stdout."""
+
+from __future__ import annotations
+
+import os
+
+from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from kernel.transports.process import FdConnection, spawn
+
+
+class StdioTransport(Transport):
+    """Starts each bot as a child process and talks to it over a pair of pipes.
+
+    Connecting is immediate: a pipe needs no handshake, so ``launch.startup`` only matters
+    to the referee's own greeting exchange. ``{identifier}`` is the one argv placeholder.
+    """
+
+    name = "stdio"
+    summary = "Child process: messages on its stdin and stdout."
+
+    async def connect(self, launch: Launch) -> Connection:
+        program = launch.program
+        if program.argv is None:
+            raise ConnectError(f'bot "{program.name}" has no command to run')
+        argv = expand_argv(program.argv, identifier=launch.identifier)
+        child_stdin, to_bot = os.pipe()
+        from_bot, child_stdout = os.pipe()
+        try:
+            process = spawn(launch, argv, stdin=child_stdin, stdout=child_stdout)
+        except BaseException:
+            os.close(to_bot)
+            os.close(from_bot)
+            raise
+        finally:
+            os.close(child_stdin)
+            os.close(child_stdout)
+        return FdConnection(
+            from_bot,
+            to_bot,
+            process=process,
+            kill_grace=launch.kill_grace,
+            eof_reason="closed its output",
+        )

@@ -1,0 +1,68 @@
+"""Small fake games and hand-built registries, so match files are checked in isolation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.plugins.registry import Entry, Registries
+from kernel.referee.clocks import Clocks
+
+
+class FakeGame(Game):
+    """Validation never plays: ``play`` only has to exist."""
+
+    async def play(self, table: Any, seed: int) -> Outcome:
+        raise AssertionError("match-file tests never play a game")
+
+
+class Stones(FakeGame):
+    name = "stones"
+    summary = "Take stones from heaps"
+    seats = (2, 3, 4)
+    clocks = Clocks(reply=2.0, game=30.0)
+    options = {
+        "size": Option(9, "Number of heaps", minimum=1, maximum=19),
+        "komi": Option(0.5, "Points given to the second player"),
+        "rule": Option("normal", "Who wins on the last stone", choices=("normal", "misere")),
+        "swap": Option(False, "Let the second player swap sides\nafter the first move"),
+    }
+    bots = {
+        "random": BuiltinBot("Takes at random", "stones.random", inproc=object),
+        "greedy": BuiltinBot("Takes the most", "stones.greedy"),
+    }
+
+
+class Nim(FakeGame):
+    name = "nim"
+    bots = {"random": BuiltinBot("Plays at random", "nim.random")}
+
+
+class Rps(FakeGame):
+    name = "rps"
+    seats = (2, 3)
+    codec = "json"
+
+
+def _named(kind: str, name: str) -> type:
+    return type(f"{kind}_{name}", (), {"name": name})
+
+
+def make_registries(
+    *games: type[Game],
+    codecs: tuple[str, ...] = ("line", "json"),
+    transports: tuple[str, ...] = ("stdio", "tcp"),
+    scorers: tuple[str, ...] = ("wins", "elo", "openskill"),
+) -> Registries:
+    """Registries with ``games`` and placeholder codecs, transports and scorers."""
+    registries = Registries.empty()
+    for game in games:
+        registries.games.add(Entry(game.name, game, "tests", "tests"))
+    for registry, names in (
+        (registries.codecs, codecs),
+        (registries.transports, transports),
+        (registries.scorers, scorers),
+    ):
+        for name in names:
+            registry.add(Entry(name, _named(registry.kind, name), "tests", "tests"))
+    return registries

@@ -1,0 +1,130 @@
+"""One test per hook: a plugin implementing it is called, and what it gives is used."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+
+from kernel import hookimpl
+from kernel.codecs.line import LineCodec
+from kernel.runner.api import run_match
+from kernel.scoring.base import Scorer, Standings
+from kernel.testing.nim import Nim
+from kernel.transports.inproc import InprocTransport
+
+
+def _module(**hooks: Any) -> types.ModuleType:
+    module = types.ModuleType("hook_test_plugin")
+    for name, function in hooks.items():
+        setattr(module, name, hookimpl(function))
+    return module
+
+
+def test_hook_arena_register_transports(arena_register) -> None:
+    class Loopback(InprocTransport):
+        name = "loopback"
+
+    registries = arena_register(_module(arena_register_transports=lambda register: register(Loopback)))
+    assert registries.transports.cls("loopback") is Loopback
+    assert registries.transports["loopback"].source == "plugin hook_test_plugin"
+
+
+def test_hook_arena_register_codecs(arena_register) -> None:
+    class Shouting(LineCodec):
+        name = "shouting"
+
+        def encode(self, message: Any) -> bytes:
+            return super().encode(str(message).upper())
+
+    registries = arena_register(_module(arena_register_codecs=lambda register: register(Shouting)))
+    assert registries.codecs.cls("shouting")().encode("hi") == b"HI\n"
+
+
+def test_hook_arena_register_games(arena_register) -> None:
+    class BigNim(Nim):
+        name = "bignim"
+
+    registries = arena_register(_module(arena_register_games=lambda register: register(BigNim)))
+    assert registries.games.cls("bignim") is BigNim
+
+
+def test_hook_arena_register_scorers(arena_register) -> None:
+    class Count(Scorer):
+        name = "count"
+        summary = "games per bot"
+
+        def score(self, games, bots) -> Standings:
+            return Standings("count", ("bot", "games"), [(b, sum(b in g.seating for g in games)) for b in bots])
+
+    registries = arena_register(_module(arena_register_scorers=lambda register: register(Count)))
+    assert registries.scorers.cls("count") is Count
+
+
+class Recorder:
+    """An observer plugin that records every notification, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    @hookimpl
+    def arena_run_start(self, run):
+        self.calls.append(("run_start", run.total_games))
+
+    @hookimpl
+    def arena_game_start(self, run, game):
+        self.calls.append(("game_start", game.index))
+
+    @hookimpl
+    def arena_game_end(self, run, game, record):
+        self.calls.append(("game_end", (game.index, record.outcome.ranks)))
+
+    @hookimpl
+    def arena_run_end(self, run, standings):
+        self.calls.append(("run_end", [s.title for s in standings]))
+
+
+@pytest.fixture
+def recorded_run(write_match) -> list[tuple[str, Any]]:
+    path = write_match(
+        """
+        game = "nim"
+        rounds = 2
+        concurrency = 1
+        scorers = ["wins"]
+        [[bots]]
+        name = "a"
+        builtin = "optimal"
+        inproc = true
+        [[bots]]
+        name = "b"
+        builtin = "random"
+        inproc = true
+        """
+    )
+    recorder = Recorder()
+    run_match(path, [recorder])
+    return recorder.calls
+
+
+def test_hook_arena_run_start(recorded_run) -> None:
+    assert recorded_run[0] == ("run_start", 4)
+
+
+def test_hook_arena_game_start(recorded_run) -> None:
+    starts = [value for kind, value in recorded_run if kind == "game_start"]
+    assert starts == [0, 1, 2, 3]
+
+
+def test_hook_arena_game_end(recorded_run) -> None:
+    ends = [value for kind, value in recorded_run if kind == "game_end"]
+    assert [index for index, _ in ends] == [0, 1, 2, 3]
+    assert all(sorted(ranks) == [1, 2] for _, ranks in ends)
+    kinds = [kind for kind, _ in recorded_run]
+    assert kinds.index("game_end") > kinds.index("game_start")
+
+
+def test_hook_arena_run_end(recorded_run) -> None:
+    assert recorded_run[-1][0] == "run_end"
+    assert len(recorded_run[-1][1]) == 1

@@ -1,0 +1,187 @@
+"""The table with real bot processes: clocks, deadlines, late replies, faults as values."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel.codecs.line import LineCodec
+from kernel.referee.channel import Channel
+from kernel.referee.clocks import Clocks
+from kernel.referee.eventlog import EventLog
+from kernel.referee.faults import FaultKind
+from kernel.referee.table import Table
+from kernel.transports.base import BotProgram, Launch, Limits
+from kernel.transports.stdio import StdioTransport
+
+
+def scripted(steps: list[dict]) -> tuple[str, ...]:
+    return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
+
+
+async def open_table(
+    tmp_path: Path, scripts: list[list[dict]], clocks: Clocks = Clocks(reply=1.0, grace=0.05)
+) -> Table:
+    transport = StdioTransport()
+    codec = LineCodec()
+    channels = []
+    for i, steps in enumerate(scripts):
+        launch = Launch(BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5)
+        channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
+    return Table(channels, clocks, EventLog())
+
+
+async def close(table: Table) -> None:
+    for seat in table.seats:
+        await seat.channel.close()
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_ask_measures_the_reply_time(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"sleep": 0.2, "reply": "pong"}]])
+        try:
+            reply = await table.ask(0, "ping")
+        finally:
+            await close(table)
+        return reply, table
+
+    reply, table = run(scenario())
+    assert reply.ok and reply.message == "pong"
+    assert 0.2 <= reply.elapsed < 0.6
+    received = [e for e in table.log.events if e.kind == "recv"]
+    assert received[0].text == "pong" and received[0].elapsed == pytest.approx(reply.elapsed, abs=0.01)
+    assert [e.kind for e in table.log.events] == ["send", "recv"]
+
+
+def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(
+            tmp_path,
+            [[{"sleep": 0.3, "reply": "a"}], [{"sleep": 0.3, "reply": "b"}], [{"sleep": 5, "reply": "c"}]],
+            Clocks(reply=0.8, grace=0.05),
+        )
+        try:
+            started = time.monotonic()
+            replies = await table.ask_many({0: "go", 1: "go", 2: "go"})
+            took = time.monotonic() - started
+        finally:
+            await close(table)
+        return replies, took, table
+
+    replies, took, table = run(scenario())
+    assert replies[0].message == "a" and replies[1].message == "b"
+    assert replies[2].fault.kind is FaultKind.TIMEOUT
+    assert replies[2].fault.detail == "no reply within 0.8 s"
+    assert 0.8 <= took < 1.3, "the three requests must run concurrently under one deadline"
+    assert [f.seat for f in table.faults] == [2]
+
+
+def test_a_late_reply_is_never_the_answer_to_the_next_request(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"sleep": 0.4, "reply": "late"}, {"reply": "second"}]])
+        try:
+            first = await table.ask(0, "one", timeout=0.1)
+            second = await table.ask(0, "two", timeout=2.0)
+        finally:
+            await close(table)
+        return first, second, table
+
+    first, second, table = run(scenario())
+    assert first.fault.kind is FaultKind.TIMEOUT
+    assert second.ok and second.message == "second"
+    assert [e.text for e in table.log.events if e.kind == "late"] == ["late"]
+
+
+def test_unsolicited_messages_come_with_the_next_reply(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"reply": "one\nextra"}, {"reply": "two"}]])
+        try:
+            first = await table.ask(0, "a")
+            await asyncio.sleep(0.2)
+            second = await table.ask(0, "b")
+        finally:
+            await close(table)
+        return first, second
+
+    first, second = run(scenario())
+    assert first.message == "one" and first.unsolicited == []
+    assert second.message == "two" and second.unsolicited == ["extra"]
+
+
+def test_game_budget_limits_the_total_thinking_time(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(
+            tmp_path, [[{"sleep": 0.25, "reply": "ok"}]], Clocks(reply=5.0, grace=0.02, game=0.6)
+        )
+        try:
+            return [await table.ask(0, "move") for _ in range(3)]
+        finally:
+            await close(table)
+
+    replies = run(scenario())
+    assert replies[0].ok and replies[1].ok
+    assert replies[2].fault.kind is FaultKind.TIMEOUT
+    assert "game time budget exhausted" in replies[2].fault.detail
+
+
+def test_a_dead_bot_answers_every_request_at_once_with_its_exit(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"exit": 4}]])
+        try:
+            first = await table.ask(0, "a")
+            started = time.monotonic()
+            second = await table.ask(0, "b")
+            return first, second, time.monotonic() - started, table
+        finally:
+            await close(table)
+
+    first, second, took, table = run(scenario())
+    assert first.fault.kind is FaultKind.EXIT and "status 4" in first.fault.detail
+    assert second.fault.kind is FaultKind.EXIT and took < 0.05
+    assert not table.alive(0)
+    assert len(table.faults) == 1, "one death is one fault, however often the game asks"
+
+
+def test_receive_takes_a_greeting_sent_before_anyone_asked(tmp_path: Path) -> None:
+    greeter = [
+        sys.executable,
+        "-c",
+        "import os,sys,time; os.write(1, b'bot7 alive\\n'); sys.stdin.read()",
+    ]
+
+    async def scenario():
+        transport = StdioTransport()
+        codec = LineCodec()
+        launch = Launch(BotProgram("g", tuple(greeter)), codec, "g", Limits(), tmp_path, 5.0, 0.5)
+        channel = Channel("g", "g", await transport.connect(launch), codec)
+        table = Table([channel], Clocks(startup=2.0), EventLog())
+        await asyncio.sleep(0.3)
+        try:
+            return await table.receive(0)
+        finally:
+            await channel.close()
+
+    reply = run(scenario())
+    assert reply.ok and reply.message == "bot7 alive"
+
+
+def test_illegal_moves_are_recorded_with_the_games_reason(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"reply": "x"}]])
+        await close(table)
+        return table
+
+    table = run(scenario())
+    fault = table.fault(0, FaultKind.ILLEGAL, "attack onto an empty cell at E3")
+    assert (fault.seat, fault.kind, fault.detail) == (0, FaultKind.ILLEGAL, "attack onto an empty cell at E3")
+    assert table.log.events[-1].kind == "fault"
+    assert "E3" in table.log.events[-1].text

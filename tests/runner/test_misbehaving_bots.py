@@ -1,0 +1,80 @@
+"""Real processes that misbehave lose their game with the right reason; the run goes on."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from kernel.runner.api import run_match
+from kernel.store import Store
+
+BAD_BOTS = {
+    # name: (script, expected fault kind, words the recorded detail must contain)
+    "sleeper": ([{"sleep": 5, "reply": "take 1"}], "timeout", "no reply within 0.5 s"),
+    "crasher": ([{"reply": "take 1"}, {"exit": 3}], "exit", "exited with status 3"),
+    "garbage": ([{"bytes": "\xff\xfe take\n"}], "malformed", "UTF-8"),
+    "nonsense": ([{"reply": "banana"}], "illegal", "expected take"),
+    "flooder": ([{"flood": 10 * 1024 * 1024}], "oversize", "longer than"),
+    "forker": ([{"fork": True}], "exit", "exited"),
+}
+
+
+def test_each_misbehaviour_loses_its_games_with_the_right_reason(
+    write_match, scripted_bot, no_leftover_processes
+) -> None:
+    bots = ['[[bots]]\nname = "good"\nbuiltin = "optimal"\n']
+    for name, (steps, _kind, _words) in BAD_BOTS.items():
+        bots.append(f"[[bots]]\nname = \"{name}\"\ncmd = {json.dumps(scripted_bot(steps))}\n")
+    path = write_match(
+        f"""
+        game = "nim"
+        format = "gauntlet"
+        challenger = "good"
+        concurrency = 2
+        [clock]
+        reply = 0.5
+        grace = 0.05
+        startup = 5
+        """
+        + "\n".join(bots)
+    )
+    summary = run_match(path)
+    no_leftover_processes()
+
+    assert summary.errors == []
+    assert summary.played == 2 * len(BAD_BOTS)
+    with Store(summary.run.database) as store:
+        results = store.results(summary.run.run_id)
+        assert len(results) == 2 * len(BAD_BOTS)
+        for result in results:
+            detail = store.game(result.game_id)
+            bad_seat = 0 if result.seating[1] == "good" else 1
+            bad = result.seating[bad_seat]
+            _steps, kind, words = BAD_BOTS[bad]
+            assert result.ranks[bad_seat] == 2 and result.ranks[1 - bad_seat] == 1, bad
+            faults = [f for f in detail.faults if f.seat == bad_seat]
+            assert faults, f"{bad}: no fault recorded"
+            assert str(faults[0].kind) == kind, (bad, faults)
+            assert words in faults[0].detail, (bad, faults[0].detail)
+            assert not [f for f in detail.faults if f.seat == 1 - bad_seat]
+
+
+def test_flood_is_not_stored_whole(write_match, scripted_bot) -> None:
+    path = write_match(
+        f"""
+        game = "nim"
+        [[bots]]
+        name = "good"
+        builtin = "optimal"
+        [[bots]]
+        name = "flooder"
+        cmd = {json.dumps(scripted_bot([{"flood": 10 * 1024 * 1024}]))}
+        """
+    )
+    summary = run_match(path)
+    db = Path(summary.run.database)
+    assert db.stat().st_size < 2 * 1024 * 1024
+    with sqlite3.connect(db) as conn:
+        (longest,) = conn.execute("select max(length(text)) from events").fetchone()
+    assert longest < 10_000

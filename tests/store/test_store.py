@@ -1,0 +1,260 @@
+"""The SQLite results store: round trips, resuming, refusing foreign files, crash safety."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel.errors import ArenaError
+from kernel.games.base import Outcome
+from kernel.referee.faults import Fault, FaultKind
+from kernel.runner.records import Event, GameRecord, ScheduledGame
+from kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame
+
+
+def record(index: int, outcome: Outcome | None = None, events: int = 0) -> GameRecord:
+    return GameRecord(
+        game=ScheduledGame(index=index, seed=1000 + index, seating=("alice", "bob")),
+        outcome=outcome or Outcome.win(index % 2, 2, "checkmate"),
+        events=[Event(0.001 * n, "send", n % 2, f"move {n}") for n in range(events)],
+    )
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with Store(tmp_path / "arena.sqlite") as store:
+        yield store
+
+
+def test_game_round_trip(store: Store) -> None:
+    run = store.open_run("k1", "league", "nim", {"seats": 2, "bots": ["alice"]}, 4)
+    events = [
+        Event(0.0, "note", None, "game starts"),
+        Event(0.1, "send", 0, "your move"),
+        Event(0.35, "recv", 0, "take 3", elapsed=0.25),
+        Event(2.5, "fault", 1, "timeout: no reply in 1 s"),
+    ]
+    faults = [
+        Fault(FaultKind.TIMEOUT, "no reply in 1 s", seat=1, at=2.5),
+        Fault(FaultKind.ILLEGAL, "took 4 stones", seat=None, at=3.0),
+    ]
+    rec = GameRecord(
+        game=ScheduledGame(index=2, seed=77, seating=("carol", "dave"), session=5),
+        outcome=Outcome.by_scores(
+            [3.0, 1.5], "by points", details={"moves": [1, 2]}, disqualified=frozenset({1})
+        ),
+        faults=faults,
+        events=events,
+        started_at=1700000000.5,
+        duration=2.75,
+        stderr_logs={0: "logs/carol.stderr"},
+        extra={"note": "x"},
+    )
+    game_id = store.save_game(run.run_id, rec)
+    assert isinstance(game_id, int)
+
+    assert store.game(game_id) == GameDetail(
+        game_id=game_id,
+        index=2,
+        seating=("carol", "dave"),
+        ranks=(1, 2),
+        scores=(3.0, 1.5),
+        void=False,
+        disqualified=frozenset({1}),
+        reason="by points",
+        run_id=run.run_id,
+        seed=77,
+        session=5,
+        started_at=1700000000.5,
+        duration=2.75,
+        details={"moves": [1, 2]},
+        extra={"note": "x"},
+        faults=tuple(faults),
+        stderr_logs={0: "logs/carol.stderr"},
+    )
+    assert store.events(game_id) == events
+    assert store.spec(run.run_id) == {"seats": 2, "bots": ["alice"]}
+
+
+def test_results_in_schedule_order_without_scores_and_with_void(store: Store) -> None:
+    run = store.open_run("k", "n", "nim", {}, 3)
+    store.save_game(run.run_id, record(2, Outcome.draw(2, "agreed", void=True)))
+    store.save_game(run.run_id, record(0))
+    results = store.results(run.run_id)
+    assert [(g.index, g.ranks, g.void, g.reason) for g in results] == [
+        (0, (1, 2), False, "checkmate"),
+        (2, (1, 1), True, "agreed"),
+    ]
+    assert all(isinstance(g, StoredGame) and g.scores is None for g in results)
+    assert results[0].seating == ("alice", "bob")
+    assert results[0].disqualified == frozenset()
+
+
+def test_duplicate_game_index_is_stored_once(store: Store) -> None:
+    run = store.open_run("k", "n", "nim", {}, 2)
+    first = store.save_game(run.run_id, record(0, Outcome.win(0, 2, "first"), events=3))
+    again = store.save_game(run.run_id, record(0, Outcome.win(1, 2, "second"), events=5))
+    assert again is None
+    assert [g.reason for g in store.results(run.run_id)] == ["first"]
+    assert first is not None and len(store.events(first)) == 3
+    assert store.run(run.run_id).done_games == 1
+
+
+def test_resume_sees_finished_games(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "arena.sqlite"
+    with Store(path) as store:
+        run = store.open_run("key-a", "league", "nim", {}, 5)
+        assert run.done_games == 0 and run.total_games == 5 and run.database == str(path)
+        for index in (0, 3):
+            store.save_game(run.run_id, record(index))
+    with Store(path) as store:
+        again = store.open_run("key-a", "renamed", "nim", {}, 5)
+        assert again.run_id == run.run_id
+        assert again.done_games == 2
+        assert store.finished(run.run_id) == {0, 3}
+        other = store.open_run("key-b", "league", "nim", {}, 1)
+        assert other.run_id != run.run_id and store.finished(other.run_id) == set()
+
+
+def test_run_lookup(store: Store) -> None:
+    assert store.latest_run() is None and store.runs() == []
+    first = store.open_run("aaaa", "one", "nim", {}, 1)
+    second = store.open_run("bbbb", "two", "rps", {}, 2)
+    assert store.runs() == [first, second]
+    assert store.latest_run() == second
+    assert store.run(first.run_id) == store.run("aaaa") == store.run(str(first.run_id)) == first
+    with pytest.raises(ArenaError, match='no run "cccc"'):
+        store.run("cccc")
+    with pytest.raises(ArenaError, match="no game 99"):
+        store.game(99)
+    with pytest.raises(ArenaError, match="no game 99"):
+        store.events(99)
+
+
+def test_finish_run_is_recorded(store: Store, tmp_path: Path) -> None:
+    run = store.open_run("k", "n", "nim", {}, 1)
+    store.finish_run(run.run_id)
+    with sqlite3.connect(tmp_path / "arena.sqlite") as raw:
+        (finished,) = raw.execute("SELECT finished FROM runs").fetchone()
+    assert finished == pytest.approx(time.time(), abs=60)
+
+
+def test_outcome_must_match_seating(store: Store) -> None:
+    run = store.open_run("k", "n", "nim", {}, 1)
+    with pytest.raises(ValueError, match="2 seats"):
+        store.save_game(run.run_id, record(0, Outcome([1, 2, 3], "too many")))
+    assert store.finished(run.run_id) == set()
+
+
+def test_saving_from_another_thread(store: Store) -> None:
+    run = store.open_run("k", "n", "nim", {}, 1)
+    worker = threading.Thread(target=store.save_game, args=(run.run_id, record(0)))
+    worker.start()
+    worker.join()
+    assert store.finished(run.run_id) == {0}
+
+
+def test_database_uses_wal_and_is_marked(tmp_path: Path) -> None:
+    path = tmp_path / "arena.sqlite"
+    Store(path).close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert raw.execute("PRAGMA application_id").fetchone()[0] != 0
+
+
+def test_not_sqlite_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite"
+    path.write_text("these are my notes, not a database\n" * 200)
+    with pytest.raises(ArenaError, match=r"notes\.sqlite is not an arena database"):
+        Store(path)
+    assert path.read_text().startswith("these are my notes")
+
+
+def test_foreign_sqlite_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE contacts (name TEXT)")
+    with pytest.raises(ArenaError, match=r"other\.db is not an arena database"):
+        Store(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "arena.sqlite"
+    Store(path).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(ArenaError, match="upgrade arena"):
+        Store(path)
+
+
+def test_directory_path_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ArenaError, match="cannot open database"):
+        Store(tmp_path)
+
+
+KILLED_WRITER = textwrap.dedent(
+    """
+    import os, sys
+    from kernel.games.base import Outcome
+    from kernel.runner.records import Event, GameRecord, ScheduledGame
+    from kernel.store import Store
+
+    class DiesHalfWay(list):
+        # The store streams events into the open transaction: die in the middle of it.
+        def __iter__(self):
+            for n, event in enumerate(super().__iter__()):
+                if n == 500:
+                    os.kill(os.getpid(), 9)
+                yield event
+
+    store = Store(sys.argv[1])
+    run = store.open_run("key", "crash", "nim", {}, 5)
+    for index in range(5):
+        events = [Event(float(n), "note", None, f"{index}/{n}") for n in range(1000)]
+        if index == 3:
+            events = DiesHalfWay(events)
+        record = GameRecord(ScheduledGame(index, index, ("a", "b")), Outcome.win(0, 2, "r"))
+        record.events = events
+        store.save_game(run.run_id, record)
+    """
+)
+
+
+def test_killed_writer_leaves_only_whole_games(tmp_path: Path) -> None:
+    path = tmp_path / "arena.sqlite"
+    proc = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(path)], timeout=60)
+    assert proc.returncode == -9
+
+    with Store(path) as store:
+        run = store.open_run("key", "crash", "nim", {}, 5)
+        assert store.finished(run.run_id) == {0, 1, 2}
+        for game in store.results(run.run_id):
+            assert len(store.events(game.game_id)) == 1000
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("SELECT count(*) FROM seats").fetchone()[0] == 6
+            assert raw.execute("SELECT count(*) FROM events").fetchone()[0] == 3000
+        for index in (3, 4):
+            assert store.save_game(run.run_id, record(index, events=10)) is not None
+        assert store.run("key").done_games == 5
+
+
+def test_ten_thousand_events_store_fast(store: Store) -> None:
+    run = store.open_run("k", "n", "nim", {}, 3)
+    timings = []
+    for index in range(3):
+        rec = record(index, events=10_000)
+        start = time.perf_counter()
+        game_id = store.save_game(run.run_id, rec)
+        timings.append(time.perf_counter() - start)
+        assert game_id is not None and len(store.events(game_id)) == 10_000
+    assert min(timings) < 0.1, timings

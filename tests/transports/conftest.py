@@ -1,0 +1,55 @@
+"""Fixtures for the transport tests: real bot scripts written to tmp_path, and launches."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kernel.codecs.line import LineCodec
+from kernel.transports.base import BotProgram, Launch, Limits
+
+
+@pytest.fixture
+def bot_script(tmp_path: Path) -> Callable[[str], tuple[str, ...]]:
+    """``bot_script(source)`` -> the argv of a Python bot running ``source``."""
+    numbers = itertools.count(1)
+
+    def write(source: str) -> tuple[str, ...]:
+        path = tmp_path / f"bot{next(numbers)}.py"
+        path.write_text(textwrap.dedent(source))
+        return (sys.executable, str(path))
+
+    return write
+
+
+@pytest.fixture
+def make_launch(tmp_path: Path) -> Callable[..., Launch]:
+    """``make_launch(argv, **overrides)`` -> a Launch with a line codec and quick clocks."""
+    numbers = itertools.count(1)
+
+    def make(
+        argv: tuple[str, ...] | None = None,
+        *,
+        identifier: str | None = None,
+        limits: Limits | None = None,
+        startup: float = 5.0,
+        kill_grace: float = 0.5,
+        **program: Any,
+    ) -> Launch:
+        return Launch(
+            program=BotProgram("bot", argv=argv, **program),
+            codec=LineCodec(),
+            identifier=identifier or f"bot{next(numbers)}",
+            limits=limits or Limits(),
+            log_dir=tmp_path / "logs",
+            startup=startup,
+            kill_grace=kill_grace,
+        )
+
+    return make

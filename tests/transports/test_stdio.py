@@ -1,0 +1,298 @@
+"""The stdio transport and process supervision, with real child processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+from transport_helpers import Recorder, alive, run
+
+from kernel.transports.base import ConnectError, Limits
+from kernel.transports.process import describe_exit, stderr_log_path
+from kernel.transports.stdio import StdioTransport
+
+ECHO = """
+    import sys
+    for line in sys.stdin:
+        sys.stdout.write("echo " + line)
+        sys.stdout.flush()
+"""
+
+
+async def started(launch):
+    conn = await StdioTransport().connect(launch)
+    rec = Recorder()
+    conn.start(rec.on_data, rec.on_closed)
+    return conn, rec
+
+
+async def until_zombie(pid: int) -> None:
+    """The leader has exited; the transport keeps it unreaped until close()."""
+    async with asyncio.timeout(5):
+        while alive(pid):
+            await asyncio.sleep(0.01)
+
+
+def test_echo_round_trip(bot_script, make_launch):
+    async def main():
+        conn, rec = await started(make_launch(bot_script(ECHO)))
+        conn.write(b"hello\n")
+        conn.write(b"world\n")
+        await rec.received(b"echo hello\necho world\n")
+        pid = conn.pid
+        assert alive(pid)
+        await conn.close()
+        assert not alive(pid)
+        await conn.close()  # idempotent
+        assert rec.closed == []  # the referee ended it: no fault to report
+
+    run(main())
+
+
+def test_write_larger_than_the_pipe_returns_at_once_and_arrives_whole(bot_script, make_launch):
+    async def main():
+        conn, rec = await started(make_launch(bot_script(ECHO)))
+        line = b"x" * (2 << 20) + b"\n"
+        before = time.monotonic()
+        conn.write(line)
+        conn.write(b"after\n")
+        assert time.monotonic() - before < 0.1
+        await rec.received(b"echo " + line + b"echo after\n")
+        await conn.close()
+
+    run(main())
+
+
+def test_reply_written_just_before_exit_comes_before_on_closed(bot_script, make_launch):
+    bot = bot_script(
+        """
+        import sys
+        sys.stdin.readline()
+        sys.stdout.write("bye " + "y" * 50000 + "\\n")
+        sys.stdout.flush()
+        sys.exit(3)
+        """
+    )
+
+    async def main():
+        conn = await StdioTransport().connect(make_launch(bot))
+        conn.write(b"go\n")
+        # Start only once the process is gone: its exit is then known before any read.
+        await until_zombie(conn.pid)
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        await rec.wait_closed()
+        assert rec.events[-1] == ("closed", "exited with status 3")
+        assert bytes(rec.data) == b"bye " + b"y" * 50000 + b"\n"
+        await asyncio.sleep(0.1)
+        assert len(rec.closed) == 1
+        await conn.close()
+
+    run(main())
+
+
+def test_child_holding_stdout_does_not_delay_on_closed(bot_script, make_launch):
+    bot = bot_script(
+        """
+        import os, sys, time
+        child = os.fork()
+        if child == 0:
+            time.sleep(30)
+            os._exit(0)
+        print("child", child, flush=True)
+        """
+    )
+
+    async def main():
+        conn, rec = await started(make_launch(bot))
+        async with asyncio.timeout(2):
+            reason = await rec.wait_closed()
+        assert reason == "exited with status 0"
+        child = int(rec.data.split()[1])
+        assert alive(child)
+        await conn.close()
+        assert not alive(child)
+
+    run(main())
+
+
+@pytest.mark.parametrize("leader_ignores_term", [False, True])
+def test_close_kills_the_whole_process_group(bot_script, make_launch, leader_ignores_term):
+    bot = bot_script(
+        f"""
+        import os, signal, sys, time
+        def fork(ignore_term):
+            pid = os.fork()
+            if pid == 0:
+                if ignore_term:
+                    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                time.sleep(30)
+                os._exit(0)
+            return pid
+        plain, stubborn = fork(False), fork(True)
+        if {leader_ignores_term}:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        print(plain, stubborn, flush=True)
+        time.sleep(30)
+        """
+    )
+
+    async def main():
+        conn, rec = await started(make_launch(bot, kill_grace=0.3))
+        await rec.until(lambda: rec.data.endswith(b"\n"))
+        pids = [conn.pid, *map(int, rec.data.split())]
+        assert all(map(alive, pids))
+        before = time.monotonic()
+        await conn.close()
+        took = time.monotonic() - before
+        assert not any(map(alive, pids))
+        # The grace period is spent only on a leader that ignores SIGTERM.
+        assert (took >= 0.3) if leader_ignores_term else (took < 0.3)
+
+    run(main())
+
+
+def test_output_closed_by_a_running_bot(bot_script, make_launch):
+    bot = bot_script(
+        """
+        import os, time
+        os.close(1)
+        time.sleep(30)
+        """
+    )
+
+    async def main():
+        conn, rec = await started(make_launch(bot))
+        assert await rec.wait_closed() == "closed its output"
+        assert alive(conn.pid)
+        await conn.close()
+
+    run(main())
+
+
+def test_writes_to_a_dead_bot_are_dropped(bot_script, make_launch):
+    async def main():
+        conn, rec = await started(make_launch(bot_script("import sys; sys.exit(0)")))
+        await rec.wait_closed()
+        for _ in range(10):
+            conn.write(b"z" * 100_000 + b"\n")
+        await conn.close()
+        assert rec.closed == ["exited with status 0"]
+
+    run(main())
+
+
+def test_killed_by_a_signal_is_described(bot_script, make_launch):
+    bot = bot_script("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
+
+    async def main():
+        conn, rec = await started(make_launch(bot))
+        assert await rec.wait_closed() == "killed by SIGSEGV"
+        await conn.close()
+
+    run(main())
+
+
+def test_memory_limit(bot_script, make_launch):
+    bot = bot_script("block = bytearray(1 << 30)\nprint('allocated', flush=True)")
+    launch = make_launch(bot, limits=Limits(memory_mb=200))
+
+    async def main():
+        conn, rec = await started(launch)
+        assert await rec.wait_closed() == "exited with status 1"
+        await conn.close()
+        assert rec.data == b""
+
+    run(main())
+    assert "MemoryError" in stderr_log_path(launch).read_text()
+
+
+def test_cpu_limit(bot_script, make_launch):
+    bot = bot_script("while True:\n    pass")
+
+    async def main():
+        conn, rec = await started(make_launch(bot, limits=Limits(cpu_seconds=1)))
+        reason = await rec.wait_closed(timeout=5)
+        assert reason == "killed by SIGXCPU (CPU time limit of 1 s exceeded)"
+        await conn.close()
+
+    run(main())
+
+
+def test_describe_exit():
+    assert describe_exit(os.CLD_EXITED, 3) == "exited with status 3"
+    assert describe_exit(os.CLD_KILLED, signal.SIGTERM, cpu_limit=1) == "killed by SIGTERM"
+    assert describe_exit(os.CLD_DUMPED, signal.SIGABRT) == "killed by SIGABRT"
+    assert describe_exit(os.CLD_KILLED, 99) == "killed by signal 99"
+    # A bot that caught SIGXCPU is killed at the hard limit; its CPU time tells why.
+    assert describe_exit(os.CLD_KILLED, signal.SIGKILL, 2, cpu_used=2.5) == (
+        "killed by SIGKILL (CPU time limit of 2 s exceeded)"
+    )
+    assert describe_exit(os.CLD_KILLED, signal.SIGKILL, 2, cpu_used=0.1) == "killed by SIGKILL"
+
+
+def test_stderr_is_capped_and_drained(bot_script, make_launch):
+    bot = bot_script(
+        """
+        import sys
+        for _ in range(256):
+            sys.stderr.write("e" * 4095 + "\\n")
+            sys.stderr.flush()
+        print("done", flush=True)
+        """
+    )
+    launch = make_launch(bot, limits=Limits(stderr_kb=8))
+
+    async def main():
+        conn, rec = await started(launch)
+        assert await rec.wait_closed() == "exited with status 0"
+        assert rec.data == b"done\n"  # never blocked on its stderr
+        await conn.close()
+
+    run(main())
+    log = stderr_log_path(launch).read_bytes()
+    marker = b"[arena: stderr truncated at 8 KiB]\n"
+    assert log == (b"e" * 4095 + b"\n") * 2 + marker
+
+
+def test_environment_cwd_and_identifier(bot_script, make_launch, tmp_path):
+    bot = bot_script(
+        """
+        import os, sys
+        print(sys.argv[1], os.environ["ARENA_ID"], os.environ["COLOUR"], os.getcwd(), flush=True)
+        """
+    )
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    launch = make_launch(
+        (*bot, "--name={identifier}"),
+        identifier="seat-7",
+        env={"COLOUR": "blue"},
+        cwd=str(workdir),
+    )
+
+    async def main():
+        conn, rec = await started(launch)
+        await rec.wait_closed()
+        await conn.close()
+        assert rec.data.decode().split() == ["--name=seat-7", "seat-7", "blue", str(workdir)]
+
+    run(main())
+
+
+def test_missing_executable(make_launch):
+    with pytest.raises(ConnectError) as caught:
+        run(StdioTransport().connect(make_launch(("./no-such-bot", "x"))))
+    assert str(caught.value) == (
+        "cannot start bot \"bot\": [Errno 2] No such file or directory: './no-such-bot'"
+    )
+
+
+def test_not_executable(make_launch, tmp_path):
+    path = tmp_path / "bot.sh"
+    path.write_text("echo hi\n")
+    with pytest.raises(ConnectError, match=r'cannot start bot "bot": \[Errno 13\] Permission'):
+        run(StdioTransport().connect(make_launch((str(path),))))
