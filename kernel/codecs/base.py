@@ -5,8 +5,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-from kernel.referee.faults import Fault
-
 DEFAULT_MAX_MESSAGE = 1 << 20
 """1 MiB: far above any real message of the five protocols, far below a memory problem."""
 

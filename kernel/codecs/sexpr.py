@@ -37,12 +37,14 @@ _ATOM_BODY = re.compile(rb'[^\s()";]*')
 _SPECIAL = re.compile(rb'[()";]')
 _STRING_BODY = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
 """A string's content up to its closing quote, or up to the end of the data (maybe after
-a lone backslash whose escaped character has not arrived yet)."""
+a lone backslash whose escaped character has not arrived yet). Possessive: a backtracking
+loop over a long run of escapes would take memory in proportion."""
 _TOKEN = re.compile(
-    r'(\()|(\))|"([^"\\]*(?:\\.[^"\\]*)*)"|([^\s()";]+)|\s+|;[^\n]*', re.ASCII | re.DOTALL
+    r'(?:\s+|;[^\n]*)*(?:(\()|(\))|"([^"\\]*+(?:\\.[^"\\]*+)*+)"|([^\s()";]+))',
+    re.ASCII | re.DOTALL,
 )
-"""The tokens of a complete datum, with the framer's idea of whitespace (ASCII only)."""
-_OPEN_TOKEN, _CLOSE_TOKEN, _STRING_TOKEN, _ATOM_TOKEN = 1, 2, 3, 4
+"""One token of a complete datum, after any whitespace and comments: groups ``(``, ``)``,
+string body, atom. ``\\s`` is ASCII-only, as in the framer's byte patterns."""
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _INT = re.compile(r"[-+]?[0-9]+")
 _FLOAT = re.compile(
@@ -218,20 +220,18 @@ def _parse(raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise _BadDatum(utf8_detail(exc)) from None
     stack: list[list[Any]] = []
-    value: Any = None
-    for token in _TOKEN.finditer(text):
-        kind = token.lastindex
-        if kind == _OPEN_TOKEN:
+    value: Any
+    # findall builds no match objects: the cheapest way through a short message.
+    for opening, closing, string, atom in _TOKEN.findall(text):
+        if opening:
             stack.append([])
             continue
-        if kind == _CLOSE_TOKEN:
+        if closing:
             value = stack.pop()
-        elif kind == _STRING_TOKEN:
-            value = _string(token[3])
-        elif kind == _ATOM_TOKEN:
-            value = _atom(token[4])
-        else:
-            continue
+        elif atom:
+            value = _number(atom) if atom[0] in _NUMBER_START else Symbol(atom)
+        else:  # the only token that can be empty
+            value = _string(string)
         if not stack:
             return value
         stack[-1].append(value)
@@ -247,15 +247,15 @@ def _string(body: str) -> str:
     return _ESCAPE.sub(r"\1", body)
 
 
-def _atom(text: str) -> Any:
-    if text[0] in _NUMBER_START:
-        try:
-            if _INT.fullmatch(text):
-                return int(text)
-        except ValueError as exc:  # beyond Python's limit on integer digits
-            raise _BadDatum(f"bad number: {str(exc).partition(';')[0]}") from None
-        if _FLOAT.fullmatch(text):
-            return float(text)
+def _number(text: str) -> Any:
+    """An atom that may be a number: ``-3``, ``-1.5`` (but ``-``, ``1+`` are symbols)."""
+    try:
+        if _INT.fullmatch(text):
+            return int(text)
+    except ValueError as exc:  # beyond Python's limit on integer digits
+        raise _BadDatum(f"bad number: {str(exc).partition(';')[0]}") from None
+    if _FLOAT.fullmatch(text):
+        return float(text)
     return Symbol(text)
 
 

@@ -5,6 +5,10 @@ Protocol (shown for the ``line`` codec; see :mod:`kernel.testing.wire` for the o
 ``took <seat> <k> <left>`` to every seat after each move, ``over <winner>`` at the end.
 A seat whose reply is missing, late, unreadable or illegal is out of the game; the game
 goes on without it, and it ranks behind everyone who stayed in.
+
+Over the unframed ``raw`` codec only the ``move`` requests are sent: without framing, two
+messages in a row with no reply between them would reach the bot as one (Speed Clue's
+protocol answers every message for that reason).
 """
 
 from __future__ import annotations
@@ -79,8 +83,10 @@ class Nim(Game):
         codec = table.seats[0].channel.codec.name
         pile = self.config["pile"] + rng.randint(0, self.config["spread"])
         n = len(table)
-        for seat in range(n):
-            table.send(seat, to_wire(codec, "start", seat, n, pile))
+        informed = codec != "raw"
+        if informed:
+            for seat in range(n):
+                table.send(seat, to_wire(codec, "start", seat, n, pile))
         out: list[int] = []  # seats that faulted, in order of elimination
         seat = 0
         while True:
@@ -93,15 +99,17 @@ class Nim(Game):
                         break
                 else:
                     pile -= take
-                    table.broadcast(to_wire(codec, "took", seat, take, pile))
+                    if informed:
+                        table.broadcast(to_wire(codec, "took", seat, take, pile))
                     if pile == 0:
-                        winner = seat
-                        table.broadcast(to_wire(codec, "over", winner))
-                        return self._outcome(n, winner, out, "took the last stone")
+                        if informed:
+                            table.broadcast(to_wire(codec, "over", seat))
+                        return self._outcome(n, seat, out, "took the last stone")
             seat = (seat + 1) % n
         survivors = [s for s in range(n) if s not in out]
         winner = survivors[0] if survivors else -1
-        table.broadcast(to_wire(codec, "over", winner))
+        if informed:
+            table.broadcast(to_wire(codec, "over", winner))
         return self._outcome(n, winner, out, "every other seat faulted")
 
     @staticmethod

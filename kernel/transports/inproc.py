@@ -32,7 +32,7 @@ class InprocConnection(Connection):
 
     Replies are delivered with ``call_soon``, never inside :meth:`write`, so the referee
     sees the same ordering as with a real pipe and is never re-entered. Messages the bot
-    produced before :meth:`start` (its greeting) are delivered right after it.
+    produced before :meth:`start` (its greeting), or its failure, are delivered right after.
     """
 
     def __init__(self, bot: BotLogic, launch: Launch, greeting: bytes) -> None:
@@ -43,7 +43,7 @@ class InprocConnection(Connection):
         self._pending = greeting
         self._on_data: OnData | None = None
         self._on_closed: OnClosed | None = None
-        self._dead = False
+        self._failure: str | None = None
         self._closed = False
 
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:
@@ -53,9 +53,11 @@ class InprocConnection(Connection):
         if self._pending:
             self._loop.call_soon(self._deliver, self._pending)
             self._pending = b""
+        if self._failure is not None:
+            self._loop.call_soon(self._report)
 
     def write(self, data: bytes) -> None:
-        if self._dead or self._closed:
+        if self._failure is not None or self._closed:
             return
         for message, raw in self._decoder.feed(data):
             if isinstance(message, Fault):
@@ -66,9 +68,10 @@ class InprocConnection(Connection):
             try:
                 replies = b"".join(map(self._launch.codec.encode, self._bot.on_message(message)))
             except Exception as exc:
-                self._dead = True
                 _log_traceback(self._launch, exc)
-                self._loop.call_soon(self._report, _raised(exc))
+                self._failure = _raised(exc)
+                if self._on_closed is not None:
+                    self._loop.call_soon(self._report)
                 return
             if not replies:
                 continue
@@ -82,10 +85,10 @@ class InprocConnection(Connection):
             assert self._on_data is not None
             self._on_data(data)
 
-    def _report(self, reason: str) -> None:
+    def _report(self) -> None:
         if not self._closed:
-            assert self._on_closed is not None
-            self._on_closed(reason)
+            assert self._on_closed is not None and self._failure is not None
+            self._on_closed(self._failure)
 
     async def close(self) -> None:
         """Forget the bot; from here on neither callback is called."""

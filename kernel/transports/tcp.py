@@ -1,9 +1,12 @@
 """The ``tcp`` transport: the arena listens, and every bot connects to it as a client.
 
 This is how the contest servers of Speed Clue and Liar's Dice ran: the bot is given a host
-and a port, and a connection is known to be a given bot's only by *when* it arrives. So
+and a port, and a connection was known to be a given bot's only by *when* it arrived. So
 launches are serialized: a started bot is tied to the first connection accepted after its
-start, and the next bot is started only once that happened (or failed).
+start, and the next bot is started only once that happened (or failed). On top of that,
+a connection is only taken for the started bot if a process of that bot's process group
+holds its client end (see :mod:`kernel.transports.peers`), so bots started by someone else
+may connect at any time without being mistaken for it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 from kernel.errors import OptionError
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from kernel.transports.peers import owned_by_group
 from kernel.transports.process import BotProcess, FdConnection, spawn
 
 ACCEPT_RETRY = 0.1
@@ -30,9 +34,10 @@ class TcpTransport(Transport):
     A bot with a command is started with ``{host}``, ``{port}`` and ``{identifier}`` in its
     argv (and ``ARENA_HOST``, ``ARENA_PORT``, ``ARENA_ID`` in its environment). A bot with
     ``connect = true`` is started by someone else: it gets the next connection, and
-    connections nobody was waiting for are kept, in arrival order, for such bots. While a
-    started bot waits for its connection, every new connection is its, so mixing both kinds
-    in one run is only safe if external bots are already connected (or connect later).
+    connections nobody was waiting for are kept, in arrival order, for such bots. A new
+    connection goes to the started bot that is waiting only if that bot's processes hold
+    it, so both kinds mix safely in one run (where ``/proc`` cannot tell, the connection
+    goes to the started bot, as on the contest servers).
     """
 
     name = "tcp"
@@ -54,6 +59,7 @@ class TcpTransport(Transport):
         self._listener: socket.socket | None = None
         self._launch_lock = asyncio.Lock()
         self._launch_waiter: asyncio.Future[socket.socket] | None = None
+        self._launch_pgid = 0
         self._external_waiters: deque[asyncio.Future[socket.socket]] = deque()
         self._unclaimed: deque[socket.socket] = deque()
 
@@ -110,7 +116,11 @@ class TcpTransport(Transport):
 
     def _dispatch(self, sock: socket.socket) -> None:
         waiter = self._launch_waiter
-        if waiter is not None and not waiter.done():
+        if (
+            waiter is not None
+            and not waiter.done()
+            and owned_by_group(sock, self._launch_pgid) is not False
+        ):
             waiter.set_result(sock)
             return
         while self._external_waiters:
@@ -141,6 +151,7 @@ class TcpTransport(Transport):
             self._launch_waiter = accepted
             try:
                 process = spawn(launch, args, stdin=subprocess.DEVNULL, stdout=None, env=env)
+                self._launch_pgid = process.pid
                 try:
                     await asyncio.wait(
                         (accepted, process.exited),

@@ -26,7 +26,9 @@ def test_hook_arena_register_transports(arena_register) -> None:
     class Loopback(InprocTransport):
         name = "loopback"
 
-    registries = arena_register(_module(arena_register_transports=lambda register: register(Loopback)))
+    registries = arena_register(
+        _module(arena_register_transports=lambda register: register(Loopback))
+    )
     assert registries.transports.cls("loopback") is Loopback
     assert registries.transports["loopback"].source == "plugin hook_test_plugin"
 
@@ -56,7 +58,9 @@ def test_hook_arena_register_scorers(arena_register) -> None:
         summary = "games per bot"
 
         def score(self, games, bots) -> Standings:
-            return Standings("count", ("bot", "games"), [(b, sum(b in g.seating for g in games)) for b in bots])
+            return Standings(
+                "count", ("bot", "games"), [(b, sum(b in g.seating for g in games)) for b in bots]
+            )
 
     registries = arena_register(_module(arena_register_scorers=lambda register: register(Count)))
     assert registries.scorers.cls("count") is Count

@@ -45,7 +45,10 @@ def _plugin_registering(name: str, cls_name: str) -> types.ModuleType:
 def test_duplicate_name_names_both_plugins() -> None:
     pm = get_plugin_manager(
         entry_points=False,
-        extra=[_plugin_registering("twice", "FirstCodec"), _plugin_registering("twice", "SecondCodec")],
+        extra=[
+            _plugin_registering("twice", "FirstCodec"),
+            _plugin_registering("twice", "SecondCodec"),
+        ],
     )
     with pytest.raises(PluginError) as error:
         load_registries(pm)
@@ -56,7 +59,9 @@ def test_duplicate_name_names_both_plugins() -> None:
 
 def test_duplicate_of_a_builtin_is_an_error() -> None:
     pm = get_plugin_manager(entry_points=False, extra=[_plugin_registering("line", "MyLine")])
-    with pytest.raises(PluginError, match=r'codec "line" is registered twice: by arena \(built-in\)'):
+    with pytest.raises(
+        PluginError, match=r'codec "line" is registered twice: by arena \(built-in\)'
+    ):
         load_registries(pm)
 
 
@@ -73,7 +78,7 @@ def test_misspelled_hook_fails_loudly() -> None:
 
 
 def test_unimportable_plugin_module_is_a_clear_error() -> None:
-    with pytest.raises(PluginError, match='cannot import plugin module "no.such.module"'):
+    with pytest.raises(PluginError, match=r'cannot import plugin module "no\.such\.module"'):
         get_plugin_manager(entry_points=False, extra=["no.such.module"])
 
 
@@ -85,7 +90,7 @@ def test_a_failing_registration_hook_names_its_plugin() -> None:
         raise RuntimeError("boom")
 
     module.arena_register_games = arena_register_games
-    with pytest.raises(PluginError, match="arena_register_games .* failed: RuntimeError: boom"):
+    with pytest.raises(PluginError, match=r"arena_register_games .* failed: RuntimeError: boom"):
         load_registries(get_plugin_manager(entry_points=False, extra=[module]))
 
 

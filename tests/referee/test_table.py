@@ -19,19 +19,21 @@ from kernel.referee.table import Table
 from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.stdio import StdioTransport
 
+QUICK = Clocks(reply=1.0, grace=0.05)
+
 
 def scripted(steps: list[dict]) -> tuple[str, ...]:
     return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
 
 
-async def open_table(
-    tmp_path: Path, scripts: list[list[dict]], clocks: Clocks = Clocks(reply=1.0, grace=0.05)
-) -> Table:
+async def open_table(tmp_path: Path, scripts: list[list[dict]], clocks: Clocks = QUICK) -> Table:
     transport = StdioTransport()
     codec = LineCodec()
     channels = []
     for i, steps in enumerate(scripts):
-        launch = Launch(BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(
+            BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5
+        )
         channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
     return Table(channels, clocks, EventLog())
 
@@ -58,7 +60,9 @@ def test_ask_measures_the_reply_time(tmp_path: Path) -> None:
     assert reply.ok and reply.message == "pong"
     assert 0.2 <= reply.elapsed < 0.6
     received = [e for e in table.log.events if e.kind == "recv"]
-    assert received[0].text == "pong" and received[0].elapsed == pytest.approx(reply.elapsed, abs=0.01)
+    assert received[0].text == "pong" and received[0].elapsed == pytest.approx(
+        reply.elapsed, abs=0.01
+    )
     assert [e.kind for e in table.log.events] == ["send", "recv"]
 
 
@@ -66,7 +70,11 @@ def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
     async def scenario():
         table = await open_table(
             tmp_path,
-            [[{"sleep": 0.3, "reply": "a"}], [{"sleep": 0.3, "reply": "b"}], [{"sleep": 5, "reply": "c"}]],
+            [
+                [{"sleep": 0.3, "reply": "a"}],
+                [{"sleep": 0.3, "reply": "b"}],
+                [{"sleep": 5, "reply": "c"}],
+            ],
             Clocks(reply=0.8, grace=0.05),
         )
         try:
@@ -182,6 +190,10 @@ def test_illegal_moves_are_recorded_with_the_games_reason(tmp_path: Path) -> Non
 
     table = run(scenario())
     fault = table.fault(0, FaultKind.ILLEGAL, "attack onto an empty cell at E3")
-    assert (fault.seat, fault.kind, fault.detail) == (0, FaultKind.ILLEGAL, "attack onto an empty cell at E3")
+    assert (fault.seat, fault.kind, fault.detail) == (
+        0,
+        FaultKind.ILLEGAL,
+        "attack onto an empty cell at E3",
+    )
     assert table.log.events[-1].kind == "fault"
     assert "E3" in table.log.events[-1].text

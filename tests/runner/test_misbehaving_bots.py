@@ -25,9 +25,9 @@ def test_each_misbehaviour_loses_its_games_with_the_right_reason(
 ) -> None:
     bots = ['[[bots]]\nname = "good"\nbuiltin = "optimal"\n']
     for name, (steps, _kind, _words) in BAD_BOTS.items():
-        bots.append(f"[[bots]]\nname = \"{name}\"\ncmd = {json.dumps(scripted_bot(steps))}\n")
+        bots.append(f'[[bots]]\nname = "{name}"\ncmd = {json.dumps(scripted_bot(steps))}\n')
     path = write_match(
-        f"""
+        """
         game = "nim"
         format = "gauntlet"
         challenger = "good"

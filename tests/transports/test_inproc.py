@@ -67,6 +67,17 @@ def test_a_raising_bot_closes_with_the_exception(make_launch):
         assert rec.events == [("data", b"hello\n"), ("closed", rec.closed[0])]
         await conn.close()
 
+        # Written before start(): what happened is still reported, in order, after it.
+        early = await InprocTransport().connect(launch)
+        early.write(b"x\nfail\n")
+        rec = Recorder()
+        early.start(rec.on_data, rec.on_closed)
+        await rec.wait_closed()
+        assert rec.events == [
+            ("data", b"hello\necho x\nok\n"),
+            ("closed", "in-process bot raised ValueError: boom"),
+        ]
+
     run(main())
     log = stderr_log_path(launch).read_text()
     assert log.startswith("Traceback") and "ValueError: boom" in log

@@ -252,3 +252,35 @@ def test_invalid_options(options, key):
     with pytest.raises(OptionError) as caught:
         TcpTransport(**options)
     assert caught.value.key == key
+
+
+def test_a_stranger_connecting_during_a_launch_is_not_taken_for_the_bot(bot_script, make_launch):
+    client = bot_script(CLIENT)
+    launch = make_launch((*client, "{host}", "{port}", "{identifier}", "0.4"))
+
+    async def main():
+        transport = TcpTransport()
+        host, port = await transport.listen()
+
+        async def stranger():
+            await asyncio.sleep(0.1)  # inside the launched bot's 0.4 s before it connects
+            reader, writer = await asyncio.open_connection(host, port)
+            writer.write(b"I am nobody\n")
+            await writer.drain()
+            return reader, writer
+
+        (conn, rec), (_reader, writer) = await asyncio.gather(
+            started(transport, launch), stranger()
+        )
+        await rec.until(lambda: rec.data.endswith(b"\n"))
+        assert rec.data.decode() == f"I am {launch.identifier} {conn.pid}\n"
+        outsider = make_launch(None, connect=True)
+        other = await transport.connect(outsider)
+        seen = Recorder()
+        other.start(seen.on_data, seen.on_closed)
+        await seen.received(b"I am nobody\n")
+        writer.close()
+        await asyncio.gather(conn.close(), other.close())
+        await transport.aclose()
+
+    run(main())

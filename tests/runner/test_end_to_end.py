@@ -1,0 +1,191 @@
+"""Whole matches of the test games through every built-in transport and codec, with real
+bot processes in Python and Node.js."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel.runner.api import run_match
+from kernel.store import Store
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+NIM_BOT = [sys.executable, "-m", "kernel.testing.nim_bot"]
+
+
+def bot(name: str, cmd: list[str], **extra: object) -> str:
+    lines = [f'[[bots]]\nname = "{name}"\ncmd = {json.dumps(cmd)}']
+    lines += [f"{key} = {json.dumps(value)}" for key, value in extra.items()]
+    return "\n".join(lines) + "\n"
+
+
+def results(summary):
+    with Store(summary.run.database) as store:
+        return store, store.results(summary.run.run_id)
+
+
+def test_nim_over_tcp_with_python_and_node_bots(write_match, node, no_leftover_processes) -> None:
+    path = write_match(
+        """
+        game = "nim"
+        transport = "tcp"
+        rounds = 2
+        concurrency = 2
+        """
+        + bot("py-optimal", [*NIM_BOT, "optimal", "--tcp", "{host}", "{port}"])
+        + bot("node-optimal", [node, str(BOTS / "nim.js"), "line", "--tcp", "{host}", "{port}"])
+        + bot("py-random", [*NIM_BOT, "random", "--tcp", "{host}", "{port}"])
+    )
+    summary = run_match(path)
+    no_leftover_processes()
+    assert summary.errors == [] and summary.played == 12
+    with Store(summary.run.database) as store:
+        games = store.results(summary.run.run_id)
+        assert all(not store.game(g.game_id).faults for g in games)
+    wins = {row[0]: row[2] for row in summary.standings[0].rows}
+    assert wins["py-random"] < wins["py-optimal"] and wins["py-random"] < wins["node-optimal"]
+
+
+def test_nim_over_jsonl_with_node_bots(write_match, node) -> None:
+    path = write_match(
+        """
+        game = "nim"
+        codec = "jsonl"
+        """
+        + bot("a", [node, str(BOTS / "nim.js"), "jsonl"])
+        + bot("b", [node, str(BOTS / "nim.js"), "jsonl"])
+    )
+    summary = run_match(path)
+    with Store(summary.run.database) as store:
+        game = store.results(summary.run.run_id)[0]
+        sent = [e.text for e in store.events(game.game_id) if e.kind == "send"]
+    assert summary.played == 2 and not summary.errors
+    assert sent[0] == '{"verb":"start","args":[0,2,21]}'
+    # 21 stones between two perfect players: the first mover leaves 20 and wins.
+    assert all(g.ranks[0] == 1 for g in store_results(summary))
+
+
+def store_results(summary):
+    with Store(summary.run.database) as store:
+        return store.results(summary.run.run_id)
+
+
+@pytest.mark.parametrize(
+    ("codec", "reply", "framing", "first_request"),
+    [("sexpr", "(take 1)", "line", "(move 5)"), ("raw", "take 1", "raw", "move 5")],
+)
+def test_nim_over_sexpr_and_raw(
+    write_match, scripted_bot, codec, reply, framing, first_request
+) -> None:
+    cmd = scripted_bot([{"reply": reply}], framing=framing)
+    path = write_match(
+        f"""
+        game = "nim"
+        codec = "{codec}"
+        [game_options]
+        pile = 5
+        """
+        + bot("one", cmd)
+        + bot("two", cmd)
+    )
+    summary = run_match(path)
+    games = store_results(summary)
+    assert summary.played == 2 and not summary.errors
+    assert all(g.ranks == (1, 2) for g in games), "taking one at a time from 5, seat 0 wins"
+    with Store(summary.run.database) as store:
+        sent = [e.text for e in store.events(games[0].game_id) if e.kind == "send"]
+    assert first_request in sent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def external_bot(port: int, stop: threading.Event) -> None:
+    """A bot started by someone else: it connects by itself and always takes one stone."""
+    deadline = time.monotonic() + 10
+    while not stop.is_set() and time.monotonic() < deadline:
+        try:
+            sock = socket.create_connection(("127.0.0.1", port))
+            break
+        except OSError:
+            time.sleep(0.02)
+    else:
+        return
+    with sock, sock.makefile("rwb", buffering=0) as wire:
+        for line in wire:
+            if line.startswith(b"move"):
+                wire.write(b"take 1\n")
+
+
+def test_an_external_bot_connects_on_a_fixed_port(write_match) -> None:
+    port = free_port()
+    stop = threading.Event()
+    thread = threading.Thread(target=external_bot, args=(port, stop), daemon=True)
+    thread.start()
+    path = write_match(
+        f"""
+        game = "nim"
+        transport = "tcp"
+        games = 1
+        [game_options]
+        pile = 6
+        [transport_options.tcp]
+        port = {port}
+        [[bots]]
+        name = "outsider"
+        connect = true
+        """
+        + bot("insider", [*NIM_BOT, "optimal", "--tcp", "{host}", "{port}"])
+    )
+    try:
+        summary = run_match(path)
+    finally:
+        stop.set()
+    games = store_results(summary)
+    assert summary.played == 1 and games[0].seating == ("outsider", "insider")
+    # pile 6: outsider takes 1 (5), optimal takes 1 (4), outsider 1 (3), optimal takes 3.
+    assert games[0].ranks == (2, 1)
+
+
+SESSION_BOT = """
+import os, sys
+sys.stderr.write(f"pid {os.getpid()}\\n"); sys.stderr.flush()
+for line in sys.stdin:
+    if line.strip() == "throw":
+        print("rock", flush=True)
+    elif line.strip() == "bye":
+        print("bye", flush=True)
+"""
+
+
+def test_session_bots_stay_connected_for_many_games(write_match, no_leftover_processes) -> None:
+    cmd = [sys.executable, "-c", SESSION_BOT]
+    path = write_match(
+        """
+        game = "rps"
+        rounds = 3
+        concurrency = 1
+        [game_options]
+        throws = 2
+        """
+        + bot("rocky", cmd)
+        + bot("stony", cmd)
+    )
+    summary = run_match(path)
+    no_leftover_processes()
+    assert summary.played == 6 and not summary.errors
+    logs = sorted((path.parent / "logs").rglob("*.stderr"))
+    assert len(logs) == 2, "one process per bot for the whole session"
+    assert all(log.read_text().count("pid ") == 1 for log in logs)
+    session_log = next((path.parent / "logs").rglob("session.log")).read_text()
+    assert session_log.count(">> ") >= 0 and session_log.count("bye") == 4
+    assert all(g.ranks == (1, 1) for g in store_results(summary)), "rock against rock: draws"
