@@ -6,7 +6,8 @@ import json
 from typing import Any, ClassVar
 
 from kernel.codecs.base import Codec, Decoded
-from kernel.codecs.line import LineDecoder, malformed_fault
+from kernel.codecs.faults import malformed_fault
+from kernel.codecs.line import LineDecoder
 
 EXCERPT_CHARS = 60
 """Characters of a bad line quoted in a fault: enough to see the mistake in a record."""

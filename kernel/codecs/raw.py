@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from kernel.codecs.base import Codec, Decoded, Decoder
-from kernel.codecs.line import malformed_fault, oversize_fault, utf8_detail
+from kernel.codecs.faults import malformed_fault, oversize_fault, utf8_detail
 
 TERMINATORS = b"\r\n\0"
 """Trailing bytes ignored: bots written against line-based habits append LF, CRLF or NUL."""

@@ -15,7 +15,7 @@ import re
 from typing import Any, ClassVar
 
 from kernel.codecs.base import Codec, Decoded, Decoder
-from kernel.codecs.line import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
+from kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
 from kernel.referee.faults import Fault, FaultKind
 
 

@@ -7,6 +7,7 @@ so that a freshly written file runs as it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import tomli_w
@@ -21,15 +22,17 @@ MAX_LISTED_BOTS = 4
 """Up to this many built-in bots are all written out; beyond, the rest are only named."""
 
 
-def starter_file(game_name: str, registries: Registries) -> str:
+def starter_file(game_name: str, registries: Registries, plugins: Sequence[str] = ()) -> str:
     """A valid, commented match file for ``game_name``, its defaults written out.
 
-    An unknown game raises :class:`~kernel.errors.PluginError` naming the installed ones.
+    ``plugins`` are the plugin modules loaded by hand (``arena init -p MODULE``); they are
+    written into the file so that it runs as it is. An unknown game raises
+    :class:`~kernel.errors.PluginError` naming the installed ones.
     """
     game_cls: type[Game] = registries.games.cls(game_name)
     seats = min(game_cls.seats)
     parts = [
-        _top_level(game_cls, seats, registries),
+        _top_level(game_cls, seats, registries, plugins),
         _clock(game_cls),
         _limits(),
         _transport_options(game_cls),
@@ -39,7 +42,9 @@ def starter_file(game_name: str, registries: Registries) -> str:
     return "\n\n".join(part.strip("\n") for part in parts) + "\n"
 
 
-def _top_level(game_cls: type[Game], seats: int, registries: Registries) -> str:
+def _top_level(
+    game_cls: type[Game], seats: int, registries: Registries, plugins: Sequence[str]
+) -> str:
     name = game_cls.name
     summary = f": {_first_line(game_cls.summary)}" if game_cls.summary else ""
     supported = ", ".join(str(n) for n in sorted(game_cls.seats))
@@ -94,7 +99,7 @@ logs = "arena-logs"
 {scorers_line}
 
 # Extra plugin modules to load first, as import paths.
-# plugins = ["my_package.arena_plugin"]
+{_kv("plugins", list(plugins)) if plugins else '# plugins = ["my_package.arena_plugin"]'}
 
 # The largest message a bot may send, in KiB; a longer one is a fault.
 max_message_kb = {DEFAULT_MAX_MESSAGE // 1024}

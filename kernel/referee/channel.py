@@ -118,6 +118,8 @@ class Channel:
 
     def drain(self) -> list[Any]:
         """Take the unsolicited messages (and codec faults) received so far."""
+        if not self._inbox:
+            return []
         items = [message for message, _raw in self._inbox]
         self._inbox.clear()
         return items
@@ -127,13 +129,16 @@ class Channel:
     def post(self, message: Any) -> None:
         """Encode and write one message; a gone bot silently drops it (its fault is known)."""
         data = self.codec.encode(message)
-        if self.log is not None:
-            self.log.add("send", self.seat, wire_text(data))
         if self.closed is None and self.connection is not None:
             self.connection.write(data)
+        if self.log is not None:
+            self.log.add("send", self.seat, wire_text(data))
 
     def expect(self, *, queued: bool = False) -> asyncio.Future[Any]:
-        """Arm the waiter for the reply to what was just posted and start its stopwatch.
+        """Arm the waiter for the reply to the request about to be posted; start its stopwatch.
+
+        Arming before writing keeps the work between the write and the wait minimal, which
+        is what decides the round-trip latency with a fast bot.
 
         ``queued``: accept a message that already arrived (a greeting the bot sends by
         itself, such as Speed Clue's ``alive``) instead of only a new one.

@@ -111,10 +111,10 @@ class Table:
         s = self.seats[seat]
         channel = s.channel
         unsolicited = channel.drain()
-        channel.post(message)
         limit, budget_bound = self._limit(s, timeout, clock)
         waiter = channel.expect()
         timer = asyncio.get_running_loop().call_later(limit + self.clocks.grace, channel.expire)
+        channel.post(message)
         try:
             result = await waiter
         finally:
@@ -138,9 +138,9 @@ class Table:
         for seat, message in messages.items():
             s = self.seats[seat]
             unsolicited = s.channel.drain()
-            s.channel.post(message)
             limit, budget_bound = self._limit(s, timeout, clock)
             pending.append((s, unsolicited, limit, budget_bound, s.channel.expect()))
+            s.channel.post(message)
         timers = [
             loop.call_later(limit + self.clocks.grace, s.channel.expire)
             for s, _u, limit, _b, _w in pending

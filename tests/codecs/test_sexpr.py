@@ -18,7 +18,10 @@ CHUNK = 64 << 10
 symbols = st.from_regex(r"[a-zA-Z*!<>=/_?][a-zA-Z0-9*!<>=/_?.+-]*", fullmatch=True).map(Symbol)
 atoms = (
     symbols
-    | st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
+    # Strings full of what the framer must not take for structure.
+    | st.text(
+        st.sampled_from('a "\\();\n') | st.characters(blacklist_categories=("Cs",)), max_size=8
+    )
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
 )
@@ -134,8 +137,8 @@ def test_atoms_numbers_and_case() -> None:
 
 
 def test_comments_are_ignored_even_with_parens() -> None:
-    stream = b'; greeting ) (\n(a ; inner ) "\n b "; c" ) ; tail'
-    assert decode(stream) == [[Symbol("a"), Symbol("b"), "; c"]]
+    stream = b'; greeting ) (\n(a ; inner ) "\n b "; c" d;)\n) e; tail'
+    assert decode(stream) == [[Symbol("a"), Symbol("b"), "; c", Symbol("d")], Symbol("e")]
 
 
 def test_raw_bytes_are_the_datum_without_surrounding_space() -> None:
@@ -153,6 +156,13 @@ def test_top_level_atom_waits_for_a_delimiter_or_the_end() -> None:
     assert decoder.feed(b"(") == [(42, b"42")]
     assert decoder.feed(b")x") == [([], b"()")]
     assert decoder.close() == [(Symbol("x"), b"x")]
+
+
+def test_escape_split_between_reads() -> None:
+    # The read ends inside the escape \\: the next backslash is escaped, not escaping.
+    decoder = SexprCodec().decoder()
+    assert decoder.feed(b'("a\\') == []
+    assert decoder.feed(b'\\" (b))') == [(["a\\", [Symbol("b")]], b'("a\\\\" (b))')]
 
 
 def test_stray_close_paren_is_skipped() -> None:

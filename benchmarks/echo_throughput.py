@@ -1,0 +1,115 @@
+"""Messages per second through arena's referee, against a raw pipe ping-pong.
+
+Both measurements talk to the same trivial echo bot (a separate process that answers each
+line it reads): first with bare os.read/os.write on its pipes, without arena, then through
+the stdio transport, the line codec, a channel and ``Table.ask`` (clocks, event log and all).
+Usage: python benchmarks/echo_throughput.py [--messages N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from kernel.codecs.jsonl import JsonlCodec
+from kernel.codecs.line import LineCodec
+from kernel.referee.channel import Channel
+from kernel.referee.clocks import Clocks
+from kernel.referee.eventlog import EventLog
+from kernel.referee.table import Table
+from kernel.transports.base import BotProgram, Launch, Limits
+from kernel.transports.stdio import StdioTransport
+from kernel.transports.tcp import TcpTransport
+
+ECHO_BOT = r"""
+import os, sys
+buffered = b""
+while chunk := os.read(0, 65536):
+    buffered += chunk
+    *lines, buffered = buffered.split(b"\n")
+    if lines:
+        os.write(1, b"".join(line + b"\n" for line in lines))
+"""
+
+ECHO_TCP_BOT = r"""
+import socket, sys
+sock = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+buffered = b""
+while chunk := sock.recv(65536):
+    buffered += chunk
+    *lines, buffered = buffered.split(b"\n")
+    if lines:
+        sock.sendall(b"".join(line + b"\n" for line in lines))
+"""
+
+
+def raw_pingpong(messages: int) -> float:
+    """Round trips per second with bare pipes: the floor cost of two processes talking."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", ECHO_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    out, inp = bot.stdin.fileno(), bot.stdout.fileno()
+    message = b'{"ping": 1}\n'
+    started = time.perf_counter()
+    for _ in range(messages):
+        os.write(out, message)
+        got = os.read(inp, 65536)
+        while not got.endswith(b"\n"):
+            got += os.read(inp, 65536)
+    elapsed = time.perf_counter() - started
+    bot.stdin.close()
+    bot.wait()
+    return messages / elapsed
+
+
+async def arena_pingpong(messages: int, transport_name: str, codec_name: str) -> float:
+    codec = JsonlCodec() if codec_name == "jsonl" else LineCodec()
+    message = {"ping": 1} if codec_name == "jsonl" else '{"ping": 1}'
+    with tempfile.TemporaryDirectory() as logs:
+        if transport_name == "tcp":
+            transport = TcpTransport()
+            argv = (sys.executable, "-c", ECHO_TCP_BOT, "{host}", "{port}")
+        else:
+            transport = StdioTransport()
+            argv = (sys.executable, "-c", ECHO_BOT)
+        launch = Launch(
+            BotProgram("echo", argv), codec, "echo", Limits(), Path(logs), 10.0, 0.5
+        )
+        channel = Channel("echo", "echo", await transport.connect(launch), codec)
+        table = Table([channel], Clocks(reply=5.0), EventLog())
+        started = time.perf_counter()
+        for _ in range(messages):
+            reply = await table.ask(0, message)
+            assert reply.ok, reply.fault
+        elapsed = time.perf_counter() - started
+        await channel.close()
+        await transport.aclose()
+        assert len(table.log.events) == 2 * messages
+    return messages / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=20000)
+    args = parser.parse_args()
+    n = args.messages
+    raw = raw_pingpong(n)
+    line = asyncio.run(arena_pingpong(n, "stdio", "line"))
+    jsonl = asyncio.run(arena_pingpong(n, "stdio", "jsonl"))
+    tcp = asyncio.run(arena_pingpong(n, "tcp", "jsonl"))
+    print(f"{n} round trips each (one message each way), Python {sys.version.split()[0]}")
+    print(f"raw pipe ping-pong, no arena : {raw:10,.0f} round trips/s")
+    print(f"arena stdio + line           : {line:10,.0f} round trips/s  ({line / raw:.2f} x raw)")
+    print(f"arena stdio + jsonl          : {jsonl:10,.0f} round trips/s  ({jsonl / raw:.2f} x raw)")
+    print(f"arena tcp + jsonl            : {tcp:10,.0f} round trips/s  ({tcp / raw:.2f} x raw)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""The ``arena`` command as a user runs it: a real process, real files, exit statuses."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kernel.cli.main", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_every_command_has_help() -> None:
+    top = arena("--help")
+    assert top.returncode == 0
+    for command in ("run", "plugins", "standings", "replay", "init"):
+        assert command in top.stdout
+        result = arena(command, "--help")
+        assert result.returncode == 0 and "Usage: " in result.stdout, command
+
+
+def test_plugins_lists_builtins_with_their_source() -> None:
+    result = arena("plugins", "-p", "kernel.testing.games")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    for name in (
+        "stdio",
+        "tcp",
+        "inproc",
+        "line",
+        "jsonl",
+        "sexpr",
+        "raw",
+        "wins",
+        "elo",
+        "openskill",
+    ):
+        assert any(line.split()[:3] == [name, "arena", "(built-in)"] for line in lines), name
+    assert any(line.startswith("nim ") and "plugin kernel.testing.games" in line for line in lines)
+
+
+def test_run_standings_and_replay(tmp_path: Path) -> None:
+    match = tmp_path / "nim.toml"
+    match.write_text(
+        (ROOT / "examples" / "nim.toml").read_text().replace("rounds = 5", "rounds = 1")
+    )
+    result = arena("run", str(match), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "6 games played now" in result.stdout
+    assert "Wins" in result.stdout and "Elo" in result.stdout
+    db = tmp_path / "nim.sqlite"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from games").fetchone()[0] == 6
+
+    standings = arena("standings", str(db))
+    assert standings.returncode == 0
+    rows = [line for line in standings.stdout.splitlines() if line.startswith("optimal ")]
+    assert rows and rows[0].split()[1:3] == ["4", "4"], "optimal: 4 games, 4 wins"
+
+    replay = arena("replay", str(db), "1")
+    assert replay.returncode == 0
+    assert "seat 0: " in replay.stdout and ">> 0:" in replay.stdout and "<< " in replay.stdout
+    assert "result: took the last stone" in replay.stdout
+
+
+def test_init_writes_a_match_file_that_runs(tmp_path: Path) -> None:
+    out = tmp_path / "starter.toml"
+    made = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    assert made.returncode == 0, made.stderr
+    text = out.read_text()
+    assert text.lstrip().startswith("#") and 'game = "nim"' in text
+    assert 'plugins = ["kernel.testing.games"]' in text.splitlines()
+    result = arena("run", "-q", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    again = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+TWO_BOTS = '[[bots]]\nname = "a"\nbuiltin = "optimal"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('game = "nim"\nsedd = 1\n', 'line 3: unknown top-level key "sedd" (did you mean "seed"?)'),
+        ('game = "nim"\nseed = "one"\n' + TWO_BOTS, "seed must be an integer"),
+        (
+            'game = "nim"\n[[bots]]\nname = "a"\n[[bots]]\nname = "b"\nbuiltin = "optimal"\n',
+            "bots[1]",
+        ),
+        ('game = "chess"\n', 'game "chess"'),
+        ('game = "nim"\nseed = \n', "line 3, column 8: invalid TOML"),
+    ],
+    ids=["unknown-key", "wrong-type", "missing-command", "unknown-game", "bad-toml"],
+)
+def test_a_bad_match_file_gets_one_clear_message(tmp_path: Path, text: str, expected: str) -> None:
+    match = tmp_path / "bad.toml"
+    match.write_text('plugins = ["kernel.testing.games"]\n' + text)
+    result = arena("run", str(match))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("arena: error: ") and str(match) in result.stderr
+    assert expected in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_missing_database_is_a_user_error(tmp_path: Path) -> None:
+    result = arena("standings", str(tmp_path / "nope.sqlite"))
+    assert result.returncode == 2 and "no such database file" in result.stderr
+    result = arena("replay", str(tmp_path / "nope.sqlite"), "1")
+    assert result.returncode == 2
