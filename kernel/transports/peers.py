@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import socket
 
+from kernel.transports.procfs import group_members
+
 
 def _proc_address(host: str, port: int) -> str | None:
     """The ``/proc/net/tcp{,6}`` spelling of an address: host bytes in kernel order, hex."""
@@ -43,21 +45,6 @@ def socket_inode(client: tuple, server: tuple) -> int | None:
         except (OSError, StopIteration, IndexError, ValueError):
             continue
     return None
-
-
-def group_members(pgid: int) -> list[int]:
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                after_name = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(after_name[2]) == pgid:
-            members.append(int(entry))
-    return members
 
 
 def owned_by_group(sock: socket.socket, pgid: int) -> bool | None:

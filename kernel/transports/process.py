@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kernel.transports.base import ConnectError, Connection, Launch, Limits, OnClosed, OnData
+from kernel.transports.procfs import group_members, stat_fields
 
 READ_SIZE = 65536
 """One ``os.read`` per readiness event; large enough that a big message is a few reads."""
@@ -71,10 +72,8 @@ def describe_exit(
 
 def _cpu_seconds(pid: int) -> float | None:
     """User plus system CPU time of a (zombie) process, from ``/proc``."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-    except OSError:
+    fields = stat_fields(pid)
+    if fields is None:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -86,17 +85,7 @@ def _group_running(pgid: int) -> bool:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
-            return True
-    return False
+    return any(True for _ in group_members(pgid, living=True))
 
 
 def _apply_limits(limits: Limits) -> None:
