@@ -3,7 +3,11 @@
 Both measurements talk to the same trivial echo bot (a separate process that answers each
 line it reads): first with bare os.read/os.write on its pipes, without arena, then through
 the stdio transport, the line codec, a channel and ``Table.ask`` (clocks, event log and all).
-Usage: python benchmarks/echo_throughput.py [--messages N]
+
+Wall-clock rates on a shared virtual machine drift by a factor of ten within minutes, so
+the measurements are interleaved: each trial measures raw and arena back to back, and the
+report gives the median of each and the median of the per-trial ratios.
+Usage: python benchmarks/echo_throughput.py [--messages N] [--trials T]
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 from kernel.codecs.jsonl import JsonlCodec
 from kernel.codecs.line import LineCodec
@@ -79,9 +84,7 @@ async def arena_pingpong(messages: int, transport_name: str, codec_name: str) ->
         else:
             transport = StdioTransport()
             argv = (sys.executable, "-c", ECHO_BOT)
-        launch = Launch(
-            BotProgram("echo", argv), codec, "echo", Limits(), Path(logs), 10.0, 0.5
-        )
+        launch = Launch(BotProgram("echo", argv), codec, "echo", Limits(), Path(logs), 10.0, 0.5)
         channel = Channel("echo", "echo", await transport.connect(launch), codec)
         table = Table([channel], Clocks(reply=5.0), EventLog())
         started = time.perf_counter()
@@ -95,20 +98,40 @@ async def arena_pingpong(messages: int, transport_name: str, codec_name: str) ->
     return messages / elapsed
 
 
+VARIANTS = {
+    "arena stdio + line": ("stdio", "line"),
+    "arena stdio + jsonl": ("stdio", "jsonl"),
+    "arena tcp + jsonl": ("tcp", "jsonl"),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--messages", type=int, default=20000)
+    parser.add_argument("--messages", type=int, default=5000, help="round trips per trial")
+    parser.add_argument("--trials", type=int, default=7)
     args = parser.parse_args()
     n = args.messages
-    raw = raw_pingpong(n)
-    line = asyncio.run(arena_pingpong(n, "stdio", "line"))
-    jsonl = asyncio.run(arena_pingpong(n, "stdio", "jsonl"))
-    tcp = asyncio.run(arena_pingpong(n, "tcp", "jsonl"))
-    print(f"{n} round trips each (one message each way), Python {sys.version.split()[0]}")
-    print(f"raw pipe ping-pong, no arena : {raw:10,.0f} round trips/s")
-    print(f"arena stdio + line           : {line:10,.0f} round trips/s  ({line / raw:.2f} x raw)")
-    print(f"arena stdio + jsonl          : {jsonl:10,.0f} round trips/s  ({jsonl / raw:.2f} x raw)")
-    print(f"arena tcp + jsonl            : {tcp:10,.0f} round trips/s  ({tcp / raw:.2f} x raw)")
+    raw_rates: list[float] = []
+    rates: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    ratios: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    for _ in range(args.trials):
+        for name, (transport, codec) in VARIANTS.items():
+            raw = raw_pingpong(n)
+            rate = asyncio.run(arena_pingpong(n, transport, codec))
+            raw_rates.append(raw)
+            rates[name].append(rate)
+            ratios[name].append(rate / raw)
+    print(
+        f"{args.trials} trials of {n} round trips (one message each way), "
+        f"Python {sys.version.split()[0]}, medians"
+    )
+    print(f"{'raw pipe ping-pong, no arena':29}: {median(raw_rates):10,.0f} round trips/s")
+    for name in VARIANTS:
+        print(
+            f"{name:29}: {median(rates[name]):10,.0f} round trips/s"
+            f"  ({median(ratios[name]):.2f} x raw, trials {min(ratios[name]):.2f}"
+            f"-{max(ratios[name]):.2f})"
+        )
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ Tables:
     budget for a whole game, 0 for none (the default).
 ``[limits]``
     Per bot process: ``memory_mb``, ``cpu_seconds``, ``processes`` (integers, 0 for no
-    limit; defaults 2048, none, 256) and ``stderr_kb`` (stderr kept per bot and game,
+    limit; defaults 4096, none, 256) and ``stderr_kb`` (stderr kept per bot and game,
     at least 1; default 256).
 ``[game_options]``
     The game's own options (``arena init GAME`` writes them all, with their defaults

@@ -19,10 +19,12 @@ OnClosed = Callable[[str], None]
 class Limits:
     """Resource limits applied to every bot process (``None`` = no limit).
 
-    Note that Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
+    ``memory_mb`` limits the address space (RLIMIT_AS), not resident memory: a JVM reserves
+    far more than it uses and does not start below about 3 GiB, hence the 4 GiB default.
+    Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
     """
 
-    memory_mb: int | None = 2048
+    memory_mb: int | None = 4096
     cpu_seconds: int | None = None
     processes: int | None = 256
     stderr_kb: int = 256

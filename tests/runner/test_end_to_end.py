@@ -4,6 +4,7 @@ bot processes in Python and Node.js."""
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import sys
 import threading
@@ -189,3 +190,27 @@ def test_session_bots_stay_connected_for_many_games(write_match, no_leftover_pro
     session_log = next((path.parent / "logs").rglob("session.log")).read_text()
     assert session_log.count(">> ") >= 0 and session_log.count("bye") == 4
     assert all(g.ranks == (1, 1) for g in store_results(summary)), "rock against rock: draws"
+
+
+def test_a_java_bot_runs_under_the_default_limits(write_match) -> None:
+    java = shutil.which("java")
+    if java is None:
+        pytest.skip("Java is not installed")
+    path = write_match(
+        """
+        game = "nim"
+        [clock]
+        startup = 20
+        reply = 20
+        """
+        + bot("java", [java, "-Xshare:auto", str(BOTS / "Nim.java")])
+        + bot("python", [*NIM_BOT, "random"])
+    )
+    summary = run_match(path)
+    games = store_results(summary)
+    assert summary.played == 2 and not summary.errors
+    with Store(summary.run.database) as store:
+        assert all(not store.game(g.game_id).faults for g in games)
+    # 21 stones: the first mover wins with perfect play; Java plays perfectly.
+    java_first = next(g for g in games if g.seating[0] == "java")
+    assert java_first.ranks == (1, 2)
