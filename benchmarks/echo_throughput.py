@@ -74,6 +74,35 @@ def raw_pingpong(messages: int) -> float:
     return messages / elapsed
 
 
+async def asyncio_floor(messages: int) -> float:
+    """The same ping-pong on a bare event loop (add_reader and a future, nothing else): the
+    least any asyncio referee pays, shown so that arena's own share of the cost is visible."""
+    bot = subprocess.Popen(
+        [sys.executable, "-c", ECHO_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    out, inp = bot.stdin.fileno(), bot.stdout.fileno()
+    os.set_blocking(inp, False)
+    loop = asyncio.get_running_loop()
+    waiter: list[asyncio.Future[bytes]] = []
+
+    def readable() -> None:
+        data = os.read(inp, 65536)
+        if waiter and not waiter[0].done():
+            waiter[0].set_result(data)
+
+    loop.add_reader(inp, readable)
+    started = time.perf_counter()
+    for _ in range(messages):
+        waiter[:] = [loop.create_future()]
+        os.write(out, b'{"ping": 1}\n')
+        await waiter[0]
+    elapsed = time.perf_counter() - started
+    loop.remove_reader(inp)
+    bot.stdin.close()
+    bot.wait()
+    return messages / elapsed
+
+
 async def arena_pingpong(messages: int, transport_name: str, codec_name: str) -> float:
     codec = JsonlCodec() if codec_name == "jsonl" else LineCodec()
     message = {"ping": 1} if codec_name == "jsonl" else '{"ping": 1}'
@@ -112,12 +141,16 @@ def main() -> None:
     args = parser.parse_args()
     n = args.messages
     raw_rates: list[float] = []
-    rates: dict[str, list[float]] = {name: [] for name in VARIANTS}
-    ratios: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    names = ["bare asyncio, no arena", *VARIANTS]
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    ratios: dict[str, list[float]] = {name: [] for name in names}
     for _ in range(args.trials):
-        for name, (transport, codec) in VARIANTS.items():
+        for name in names:
             raw = raw_pingpong(n)
-            rate = asyncio.run(arena_pingpong(n, transport, codec))
+            if name in VARIANTS:
+                rate = asyncio.run(arena_pingpong(n, *VARIANTS[name]))
+            else:
+                rate = asyncio.run(asyncio_floor(n))
             raw_rates.append(raw)
             rates[name].append(rate)
             ratios[name].append(rate / raw)
@@ -126,7 +159,7 @@ def main() -> None:
         f"Python {sys.version.split()[0]}, medians"
     )
     print(f"{'raw pipe ping-pong, no arena':29}: {median(raw_rates):10,.0f} round trips/s")
-    for name in VARIANTS:
+    for name in names:
         print(
             f"{name:29}: {median(rates[name]):10,.0f} round trips/s"
             f"  ({median(ratios[name]):.2f} x raw, trials {min(ratios[name]):.2f}"
