@@ -33,9 +33,11 @@ class Channel:
     """
 
     __slots__ = (
+        "_deadline",
         "_decoder",
         "_inbox",
         "_sent_at",
+        "_timer",
         "_waiter",
         "closed",
         "codec",
@@ -59,6 +61,8 @@ class Channel:
         self._inbox: deque[tuple[Any, bytes]] = deque()
         self._waiter: asyncio.Future[Any] | None = None
         self._sent_at = 0.0
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
         self.flooded = False
         self.owed = 0
         self.closed: Fault | None = None
@@ -152,11 +156,31 @@ class Channel:
         self._sent_at = time.monotonic()
         return waiter
 
-    def expire(self) -> None:
-        """The deadline passed: wake the waiter with a timeout."""
+    def arm(self, delay: float) -> None:
+        """Time the current waiter out after ``delay`` seconds.
+
+        One timer per channel, moved only when it would fire too late: each request's
+        deadline is later than the one before, so a timer left over from an answered request
+        simply fires, finds the new deadline and waits on. Most requests cost no timer.
+        """
+        loop = asyncio.get_running_loop()
+        self._deadline = deadline = loop.time() + delay
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = loop.call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
         waiter = self._waiter
-        if waiter is not None and not waiter.done():
+        if waiter is None or waiter.done():
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._deadline:
             waiter.set_result(_TIMEOUT)
+        else:
+            self._timer = loop.call_at(self._deadline, self._on_timer)
 
     def settle(self, result: Any) -> tuple[Any, Fault | None, float]:
         """Turn a waiter's result into (message, fault or None, measured seconds)."""
@@ -173,5 +197,8 @@ class Channel:
         return message, None, elapsed
 
     async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self.connection is not None:
             await self.connection.close()

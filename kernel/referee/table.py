@@ -113,13 +113,9 @@ class Table:
         unsolicited = channel.drain()
         limit, budget_bound = self._limit(s, timeout, clock)
         waiter = channel.expect()
-        timer = asyncio.get_running_loop().call_later(limit + self.clocks.grace, channel.expire)
+        channel.arm(limit + self.clocks.grace)
         channel.post(message)
-        try:
-            result = await waiter
-        finally:
-            timer.cancel()
-        return self._settle(s, result, unsolicited, limit, budget_bound)
+        return self._settle(s, await waiter, unsolicited, limit, budget_bound)
 
     async def ask_many(
         self,
@@ -133,7 +129,6 @@ class Table:
         All messages are written before any reply is awaited, so every bot gets the same
         time; the replies are returned by seat, faults included.
         """
-        loop = asyncio.get_running_loop()
         pending: list[tuple[Seat, list[Any], float, bool, asyncio.Future[Any]]] = []
         for seat, message in messages.items():
             s = self.seats[seat]
@@ -141,18 +136,11 @@ class Table:
             limit, budget_bound = self._limit(s, timeout, clock)
             pending.append((s, unsolicited, limit, budget_bound, s.channel.expect()))
             s.channel.post(message)
-        timers = [
-            loop.call_later(limit + self.clocks.grace, s.channel.expire)
-            for s, _u, limit, _b, _w in pending
-        ]
+        for s, _unsolicited, limit, _bound, _waiter in pending:
+            s.channel.arm(limit + self.clocks.grace)
         replies: dict[int, Reply] = {}
-        try:
-            for s, unsolicited, limit, budget_bound, waiter in pending:
-                result = await waiter
-                replies[s.index] = self._settle(s, result, unsolicited, limit, budget_bound)
-        finally:
-            for timer in timers:
-                timer.cancel()
+        for s, unsolicited, limit, budget_bound, waiter in pending:
+            replies[s.index] = self._settle(s, await waiter, unsolicited, limit, budget_bound)
         return replies
 
     async def receive(
@@ -163,12 +151,8 @@ class Table:
         s = self.seats[seat]
         limit, budget_bound = self._limit(s, timeout, clock)
         waiter = s.channel.expect(queued=True)
-        timer = asyncio.get_running_loop().call_later(limit + self.clocks.grace, s.channel.expire)
-        try:
-            result = await waiter
-        finally:
-            timer.cancel()
-        return self._settle(s, result, [], limit, budget_bound)
+        s.channel.arm(limit + self.clocks.grace)
+        return self._settle(s, await waiter, [], limit, budget_bound)
 
     def _limit(self, seat: Seat, timeout: float | None, clock: Clock) -> tuple[float, bool]:
         base = timeout if timeout is not None else getattr(self.clocks, clock)

@@ -197,3 +197,27 @@ def test_illegal_moves_are_recorded_with_the_games_reason(tmp_path: Path) -> Non
     )
     assert table.log.events[-1].kind == "fault"
     assert "E3" in table.log.events[-1].text
+
+
+def test_deadlines_follow_each_request_not_the_one_before(tmp_path: Path) -> None:
+    """Channels keep one timer across requests; it must never cut a later, longer limit
+    short, nor let a later, shorter one run long."""
+
+    async def scenario():
+        table = await open_table(
+            tmp_path,
+            [[{"reply": "quick"}, {"sleep": 0.5, "reply": "slow"}, {"sleep": 2, "reply": "x"}]],
+        )
+        try:
+            quick = await table.ask(0, "a", timeout=0.2)
+            slow = await table.ask(0, "b", timeout=1.5)
+            started = time.monotonic()
+            short = await table.ask(0, "c", timeout=0.3)
+            return quick, slow, short, time.monotonic() - started
+        finally:
+            await close(table)
+
+    quick, slow, short, took = run(scenario())
+    assert quick.message == "quick"
+    assert slow.ok and slow.message == "slow", "the first request's 0.2 s must not apply"
+    assert short.fault.kind is FaultKind.TIMEOUT and 0.3 <= took < 0.8
