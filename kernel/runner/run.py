@@ -7,10 +7,10 @@ import dataclasses
 import json
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pluggy
 
@@ -26,6 +26,8 @@ from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
 from kernel.runner.seating import Lineup, close_all
 from kernel.scoring.base import Standings
 from kernel.store.sqlite import Store
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -143,56 +145,68 @@ class Runner:
         try:
             log = EventLog()
             table = Table(channels, self.clocks, log)
-            outcome = await self._guarded(game, self._open_play_close(table, game.seed))
+            ok, outcome = await self._guarded(f"game-{game.index}", self._whole_game(table, game))
         finally:
             await close_all(channels)
-        if outcome is not None:
+        if ok:
             self._store(game, table, log, outcome, channels, log_dir)
 
-    async def _open_play_close(self, table: Table, seed: int) -> Outcome:
+    async def _whole_game(self, table: Table, game: ScheduledGame) -> Outcome:
         await self.game.open_session(table)
-        outcome = await self.game.play(table, seed)
+        outcome = await self._checked_play(table, game)
         await self.game.close_session(table)
+        return outcome
+
+    async def _checked_play(self, table: Table, game: ScheduledGame) -> Outcome:
+        outcome = await self.game.play(table, game.seed)
+        _check_outcome(outcome, len(game.seating))
         return outcome
 
     async def _session(self, games: list[ScheduledGame], lineup: Lineup) -> None:
         """Bots stay connected for all ``games`` (Speed Clue, Liar's Dice)."""
         entrants = list(dict.fromkeys(name for g in games for name in g.seating))
-        log_dir = self.log_root / f"session-{games[0].session}"
+        label = f"session-{games[0].session}"
+        log_dir = self.log_root / label
         channels = await lineup.connect(entrants, log_dir)
         by_name = dict(zip(entrants, channels, strict=True))
         session_log = EventLog()
         try:
-            await self.game.open_session(Table(channels, self.clocks, session_log))
+            opening = self.game.open_session(Table(channels, self.clocks, session_log))
+            opened, _ = await self._guarded(label, opening)
+            if not opened:
+                return
             for game in games:
                 self.hook.arena_game_start(run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
                 table = Table(seated, self.clocks, log)
-                outcome = await self._guarded(game, self.game.play(table, game.seed))
-                if outcome is not None:
+                ok, outcome = await self._guarded(
+                    f"game-{game.index}", self._checked_play(table, game)
+                )
+                if ok:
                     self._store(game, table, log, outcome, seated, log_dir)
-            await self.game.close_session(Table(channels, self.clocks, session_log))
+            closing = self.game.close_session(Table(channels, self.clocks, session_log))
+            await self._guarded(label, closing)
         finally:
             await close_all(channels)
             _write_session_log(log_dir / "session.log", session_log, entrants)
 
-    async def _guarded(self, game: ScheduledGame, play: Any) -> Outcome | None:
-        """Run the game plugin's coroutine; a plugin bug costs that game, not the run."""
+    async def _guarded(self, label: str, call: Awaitable[T]) -> tuple[bool, T | None]:
+        """Await a game plugin's coroutine: ``(True, result)``, or ``(False, None)`` when it
+        raised. A plugin bug costs that game (or session), never the run: the traceback goes
+        to ``<label>.error`` in the run's log folder and the summary counts the error."""
         try:
-            outcome = await play
-            _check_outcome(outcome, len(game.seating))
-            return outcome
+            return True, await call
         except (asyncio.CancelledError, KeyboardInterrupt):
             raise
         except Exception as exc:
-            path = self.log_root / f"game-{game.index}.error"
+            path = self.log_root / f"{label}.error"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(traceback.format_exc())
             self.summary.errors.append(
-                f"game {game.index}: referee error {type(exc).__name__}: {exc} (see {path})"
+                f"{label}: referee error {type(exc).__name__}: {exc} (see {path})"
             )
-            return None
+            return False, None
 
     def _store(
         self,

@@ -214,3 +214,20 @@ def test_a_java_bot_runs_under_the_default_limits(write_match) -> None:
     # 21 stones: the first mover wins with perfect play; Java plays perfectly.
     java_first = next(g for g in games if g.seating[0] == "java")
     assert java_first.ranks == (1, 2)
+
+
+def test_scripted_bots_over_tcp(write_match, scripted_bot) -> None:
+    cmd = scripted_bot([{"reply": "take 1"}], tcp=True)
+    path = write_match(
+        """
+        game = "nim"
+        transport = "tcp"
+        [game_options]
+        pile = 3
+        """
+        + bot("one", cmd)
+        + bot("two", cmd)
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    assert all(g.ranks == (1, 2) for g in store_results(summary)), "3 stones, one at a time"

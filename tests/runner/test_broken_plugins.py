@@ -1,0 +1,83 @@
+"""A game plugin that breaks costs its game, never the run, and the game is retried later."""
+
+from __future__ import annotations
+
+import types
+
+from kernel import hookimpl
+from kernel.games.base import Outcome
+from kernel.runner.api import run_match
+from kernel.testing.nim import Nim
+from kernel.testing.rps import Rps
+
+
+class Flaky(Nim):
+    """Raises on odd seeds, returns a wrong-sized outcome on seeds divisible by 4."""
+
+    name = "flaky"
+    broken = True
+
+    async def play(self, table, seed):
+        if self.broken and seed % 2:
+            raise RuntimeError("rules engine bug")
+        if self.broken and seed % 4 == 0:
+            return Outcome([1], "one rank for two seats")
+        return await super().play(table, seed)
+
+
+class BadSession(Rps):
+    name = "badsession"
+
+    async def open_session(self, table):
+        raise ValueError("handshake bug")
+
+
+def plugin(*games: type) -> types.ModuleType:
+    module = types.ModuleType("broken_games")
+
+    @hookimpl
+    def arena_register_games(register):
+        for game in games:
+            register(game)
+
+    module.arena_register_games = arena_register_games
+    return module
+
+
+BOTS = """
+[[bots]]
+name = "a"
+builtin = "optimal"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "random"
+inproc = true
+"""
+
+
+def test_a_raising_game_costs_only_its_games_and_they_are_retried(write_match) -> None:
+    path = write_match('game = "flaky"\nrounds = 6\n' + BOTS)
+    first = run_match(path, [plugin(Flaky)])
+    assert first.errors, "some seeds must have hit the bug"
+    assert first.played + len(first.errors) == 12
+    assert any("RuntimeError: rules engine bug" in e for e in first.errors)
+    assert any("do not fit 2 seats" in e for e in first.errors)
+    error_files = list((path.parent / "logs").rglob("*.error"))
+    assert len(error_files) == len(first.errors)
+    assert "Traceback" in error_files[0].read_text()
+
+    Flaky.broken = False
+    try:
+        second = run_match(path, [plugin(Flaky)])
+    finally:
+        Flaky.broken = True
+    assert second.errors == []
+    assert second.skipped == first.played and second.played == len(first.errors)
+
+
+def test_a_failing_session_opening_loses_that_session_only(write_match) -> None:
+    path = write_match('game = "badsession"\nrounds = 2\n' + BOTS.replace("optimal", "rock"))
+    summary = run_match(path, [plugin(BadSession)])
+    assert summary.played == 0
+    assert summary.errors and all("handshake bug" in e for e in summary.errors)
