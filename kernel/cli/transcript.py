@@ -21,6 +21,8 @@ def transcript(store: Store, game_id: int) -> str:
     for seat, name in enumerate(names):
         score = "" if game.scores is None else f", score {game.scores[seat]:g}"
         lines.append(f"  seat {seat}: {name}: rank {game.ranks[seat]}{score}")
+    for seat, path in sorted(game.stderr_logs.items()):
+        lines.append(f"  stderr of seat {seat} ({names[seat]}): {path}")
     for fault in game.faults:
         who = names[fault.seat] if fault.seat is not None else "-"
         lines.append(f"  fault at {fault.at:.3f} s: {who}: {fault.kind}: {fault.detail}")

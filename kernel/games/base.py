@@ -72,7 +72,9 @@ class BuiltinBot:
     inproc: Callable[[], Any] | None = None
 
     def argv(self) -> tuple[str, ...]:
-        return (sys.executable, "-m", self.module, *self.args)
+        """``-P``: the bot's working folder is not put on ``sys.path``, so a ``random.py``
+        next to a match file cannot shadow the standard library inside a built-in bot."""
+        return (sys.executable, "-P", "-m", self.module, *self.args)
 
 
 @dataclass

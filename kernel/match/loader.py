@@ -85,7 +85,9 @@ Tables:
     started by someone else, which connects to the arena by itself). Optional: ``inproc =
     true`` (a built-in bot that supports it runs inside the arena process: much faster),
     ``transport`` (this bot's transport), ``env`` (a table of extra environment
-    variables, strings) and ``cwd`` (the folder the bot runs in). ``env`` and ``cwd`` are
+    variables, strings) and ``cwd`` (the folder the bot runs in; by default a ``cmd`` bot
+    runs in the match file's folder, so ``["python3", "bot.py"]`` finds a ``bot.py`` next
+    to the match file). ``env`` and ``cwd`` are
     errors with ``connect`` or ``inproc`` (no process is started), as is ``transport``
     with ``inproc``.
 
@@ -618,6 +620,8 @@ class _Validator(_Checker):
         transport = self.registered(table, (*where, "transport"), self.registries.transports)
         env = self.env(table, (*where, "env"))
         cwd = self.path_value(table, (*where, "cwd"))
+        if cwd is None and cmd:
+            cwd = self.path.parent  # relative paths in a bot's command mean what they say
         # Nothing is started for these bots, and an in-process bot has no transport either:
         # a key that would be silently ignored is a mistake worth reporting.
         started = "connect = true" if connect else "inproc = true" if inproc else None
