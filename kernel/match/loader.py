@@ -82,8 +82,10 @@ Tables:
     ``name`` (required, unique) and exactly one of ``cmd`` (the program to run, an argv
     list such as ``["python3", "bot.py"]``; ``{identifier}``, ``{host}`` and ``{port}`` are
     filled in), ``builtin`` (one of the game's built-in bots) or ``connect = true`` (a bot
-    started by someone else, which connects to the arena by itself). Optional: ``inproc =
-    true`` (a built-in bot that supports it runs inside the arena process: much faster),
+    started by someone else, which connects to the arena by itself). Optional: ``args``
+    (extra command-line arguments for a built-in bot, such as ``["--time", "0.5"]``),
+    ``inproc = true`` (a built-in bot that supports it runs inside the arena process: much
+    faster),
     ``transport`` (this bot's transport), ``env`` (a table of extra environment
     variables, strings) and ``cwd`` (the folder the bot runs in; by default a ``cmd`` bot
     runs in the match file's folder, so ``["python3", "bot.py"]`` finds a ``bot.py`` next
@@ -145,7 +147,7 @@ TOP_LEVEL_KEYS = (
     "transport_options",
     "bots",
 )
-BOT_KEYS = ("name", "cmd", "builtin", "connect", "inproc", "transport", "env", "cwd")
+BOT_KEYS = ("name", "cmd", "builtin", "args", "connect", "inproc", "transport", "env", "cwd")
 CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
 LIMIT_KEYS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
 FORMATS = ("round-robin", "gauntlet")
@@ -613,6 +615,13 @@ class _Validator(_Checker):
         if len(given) > 1:
             self.fail(where, f'{label} ("{name}"): give only one of {" and ".join(given)}')
         inproc = bool(self.boolean(table, (*where, "inproc")))
+        args = self.str_list(table, (*where, "args"))
+        if args is not None and (builtin is None or inproc):
+            self.fail(
+                (*where, "args"),
+                f"{label}.args only applies to a built-in bot run as a program "
+                "(put a command's arguments in its cmd)",
+            )
         if builtin is not None:
             self.builtin(builtin, inproc, (*where, "builtin"), game_cls)
         elif inproc:
@@ -636,6 +645,7 @@ class _Validator(_Checker):
             name=name,
             cmd=tuple(cmd) if cmd else None,
             builtin=builtin,
+            args=tuple(args or ()),
             inproc=inproc,
             connect=connect,
             transport=transport,

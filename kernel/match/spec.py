@@ -19,6 +19,7 @@ class BotSpec:
     name: str
     cmd: tuple[str, ...] | None = None
     builtin: str | None = None
+    args: tuple[str, ...] = ()
     inproc: bool = False
     connect: bool = False
     transport: str | None = None

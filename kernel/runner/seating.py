@@ -48,7 +48,7 @@ class Lineup:
         argv: tuple[str, ...] | None = bot.cmd
         if bot.builtin is not None:
             builtin = type(self.game).bots[bot.builtin]
-            argv = builtin.argv()
+            argv = (*builtin.argv(), *bot.args)
             inproc = builtin.inproc if bot.inproc else None
         return BotProgram(
             name=bot.name,

@@ -279,12 +279,26 @@ def test_cmd_as_a_string_shows_the_argv_form(fails: Fails) -> None:
             "installed: stdio, tcp",
         ),
         ('name = "a"\ncmd = ["x"]', 'line 12: bots[3]: bot name "a" is used twice'),
+        (
+            'name = "c"\ncmd = ["x"]\nargs = ["-v"]',
+            "line 14: bots[3].args only applies to a built-in bot run as a program",
+        ),
+        (
+            'name = "c"\nbuiltin = "random"\ninproc = true\nargs = ["-v"]',
+            "line 15: bots[3].args only applies to a built-in bot run as a program",
+        ),
     ],
 )
 def test_bot_errors(fails: Fails, bot: str, expected: str) -> None:
     message = fails(f'game = "stones"\n{TWO_BOTS}\n[[bots]]\n{bot}\n')
     assert message.startswith("match.toml, ")
     assert expected in message
+
+
+def test_builtin_bots_take_extra_arguments(load: Load) -> None:
+    text = 'game = "stones"\n' + TWO_BOTS + '[[bots]]\nname = "c"\nbuiltin = "greedy"\n'
+    text += 'args = ["--time", "0.5"]\n'
+    assert load(text).bots[2].args == ("--time", "0.5")
 
 
 def test_connect_bots_may_choose_their_transport(load: Load) -> None:

@@ -39,7 +39,8 @@ def test_nim_over_tcp_with_python_and_node_bots(write_match, node, no_leftover_p
         rounds = 2
         concurrency = 2
         """
-        + bot("py-optimal", [*NIM_BOT, "optimal", "--tcp", "{host}", "{port}"])
+        + '[[bots]]\nname = "py-optimal"\nbuiltin = "optimal"\n'
+        + 'args = ["--tcp", "{host}", "{port}"]\n'
         + bot("node-optimal", [node, str(BOTS / "nim.js"), "line", "--tcp", "{host}", "{port}"])
         + bot("py-random", [*NIM_BOT, "random", "--tcp", "{host}", "{port}"])
     )
