@@ -40,6 +40,7 @@ class Channel:
         "_timer",
         "_waiter",
         "closed",
+        "closed_in",
         "codec",
         "connection",
         "flooded",
@@ -66,6 +67,8 @@ class Channel:
         self.flooded = False
         self.owed = 0
         self.closed: Fault | None = None
+        self.closed_in: EventLog | None = None
+        """The game log that recorded the bot's exit as it happened (None: not logged)."""
         self.log: EventLog | None = None
         self.seat: int | None = None
         if connection is not None:
@@ -94,6 +97,7 @@ class Channel:
             self.closed = Fault(FaultKind.EXIT, reason)
         if self.log is not None:
             self.log.add("fault", self.seat, f"exit: {reason}")
+            self.closed_in = self.log
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(self.closed)

@@ -190,7 +190,7 @@ class Table:
             return stamped
         seat.reported = seat.reported or terminal
         self.faults.append(stamped)
-        if fault.kind is not FaultKind.EXIT:  # the channel logged the exit as it happened
+        if fault.kind is not FaultKind.EXIT or seat.channel.closed_in is not self.log:
             self.log.add("fault", seat.index, str(stamped))
         return stamped
 

@@ -232,3 +232,39 @@ def test_scripted_bots_over_tcp(write_match, scripted_bot) -> None:
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
     assert all(g.ranks == (1, 2) for g in store_results(summary)), "3 stones, one at a time"
+
+
+QUITTER = """
+import sys
+results = 0
+for line in sys.stdin:
+    if line.startswith("throw"):
+        print("paper", flush=True)
+    elif line.startswith("result"):
+        results += 1
+        if results == 2:
+            sys.exit(0)
+"""
+
+
+def test_a_session_bot_that_quits_between_games_forfeits_the_next(write_match) -> None:
+    path = write_match(
+        """
+        game = "rps"
+        concurrency = 1
+        [game_options]
+        throws = 2
+        """
+        + bot("quitter", [sys.executable, "-c", QUITTER])
+        + bot("rocky", [sys.executable, "-c", SESSION_BOT])
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    with Store(summary.run.database) as store:
+        first, second = store.results(summary.run.run_id)
+        assert first.ranks[first.seating.index("quitter")] == 1, "paper beats rock twice"
+        assert second.ranks[second.seating.index("quitter")] == 2
+        events = store.events(second.game_id)
+        detail = store.game(second.game_id)
+    assert [str(f.kind) for f in detail.faults] == ["exit"]
+    assert any(e.kind == "fault" and "exit" in e.text for e in events), "the replay shows why"
