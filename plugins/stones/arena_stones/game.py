@@ -1,0 +1,104 @@
+"""The referee of Game of Stones: the protocol of ``stones.txt`` driving the rules engine.
+
+White (seat 0) gets one attack-only request; after that each turn is an attack-only
+request followed by one allowing pass, attack or strengthen. After every valid move BOTH
+bots get ``{"Player", "Move", "Winner"}``. A late, unreadable or illegal reply loses the
+match at once, with the reason in the record; so does having no attack at the start of a
+turn, which the engine detects itself (the contest engine never did).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import TYPE_CHECKING
+
+from arena_stones.engine import BLACK, WHITE, Position
+from arena_stones.wire import Encoder, WireError, parse_move
+from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.referee.clocks import Clocks
+from kernel.referee.faults import FaultKind
+
+if TYPE_CHECKING:
+    from kernel.referee.table import Table
+
+COLOR_NAMES = {WHITE: "white", BLACK: "black"}
+SEAT_OF = {WHITE: 0, BLACK: 1}
+
+
+def _builtin(summary: str, module: str) -> BuiltinBot:
+    """A bot module runs as ``python -m module``; in process, its ``make()`` builds the same
+    bot, imported on first use only (the searcher's tables cost start-up time)."""
+    return BuiltinBot(summary, module, inproc=lambda: importlib.import_module(module).make())
+
+
+class Stones(Game):
+    name = "stones"
+    summary = "Game of Stones (TZAAR): JSON lines on stdin/stdout, 2014 contest protocol"
+    seats = (2,)
+    codec = "jsonl"
+    transport = "stdio"
+    clocks = Clocks(startup=5.0, reply=3.0, grace=0.1)
+    """``startup`` is White's first request, which includes starting the bot (5 s in the
+    contest); ``reply`` every later request (3 s)."""
+    options = {
+        "setup": Option(
+            "fixed",
+            "start position: the rulebook's fixed one, or a seeded random placement",
+            choices=("fixed", "random"),
+        ),
+        "enums": Option(
+            "integers",
+            "send colours and move types as JSON integers, or as strings like the contest",
+            choices=("integers", "strings"),
+        ),
+    }
+    bots = {
+        "random": _builtin("a uniformly random legal move", "arena_stones.bots.random"),
+        "greedy": _builtin(
+            "the best material one move ahead, random among equals", "arena_stones.bots.greedy"
+        ),
+        "search": _builtin(
+            "iterative-deepening alpha-beta with a transposition table, 1 s per move",
+            "arena_stones.bots.search",
+        ),
+    }
+
+    async def play(self, table: Table, seed: int) -> Outcome:
+        position = Position.initial(self.config["setup"], random.Random(seed))
+        wire = Encoder(strings=self.config["enums"] == "strings")
+        table.send(SEAT_OF[WHITE], wire.color(WHITE))
+        table.send(SEAT_OF[BLACK], wire.color(BLACK))
+        moves = 0
+        while not position.winner():
+            player = position.player
+            seat = SEAT_OF[player]
+            reply = await table.ask(
+                seat,
+                wire.request(position.matrix(), position.allowed()),
+                clock="startup" if moves == 0 else "reply",
+            )
+            if not reply.ok:
+                return self._forfeit(seat, f"{reply.fault}", moves)
+            try:
+                move_type, frm, to = parse_move(reply.message)
+            except WireError as exc:
+                table.fault(seat, FaultKind.ILLEGAL, str(exc))
+                return self._forfeit(seat, f"not a move: {exc}", moves)
+            problem = position.judge(move_type, frm, to)
+            if problem is not None:
+                table.fault(seat, FaultKind.ILLEGAL, problem)
+                return self._forfeit(seat, f"illegal move: {problem}", moves)
+            position.play(move_type, frm, to)
+            moves += 1
+            table.broadcast(wire.processed(player, move_type, frm, to, position.winner()))
+        winner = position.winner()
+        reason = f"{COLOR_NAMES[winner]} wins: {position.reason()}"
+        table.note(reason)
+        return Outcome.win(SEAT_OF[winner], 2, reason, details={"moves": moves})
+
+    @staticmethod
+    def _forfeit(seat: int, why: str, moves: int) -> Outcome:
+        loser = WHITE if seat == 0 else BLACK
+        reason = f"{COLOR_NAMES[loser]} loses: {why}"
+        return Outcome.win(1 - seat, 2, reason, details={"moves": moves})

@@ -1,0 +1,117 @@
+"""How strong the searcher is: games against the random and the greedy bot.
+
+    python plugins/stones/benchmarks/strength.py [--games 100] [--time 1.0] [--workers 2]
+
+Each opponent plays ``--games`` games against the searcher, half with each colour, in
+process (the bots still speak the protocol's messages and every reply is judged) on a
+pool of worker processes. Prints the searcher's win rate overall and per colour, the
+longest move it took against its budget, the depth it reached, and how it lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from arena_stones.bots import greedy, search
+from arena_stones.bots import random as random_bot
+from arena_stones.engine import BLACK, WHITE, Position
+from arena_stones.players import Player, duel
+
+OPPONENTS = {"random": random_bot.make, "greedy": greedy.make}
+
+
+@dataclass
+class Result:
+    opponent: str
+    searcher_color: int
+    won: bool
+    longest_move: float
+    depths: list[int]
+    reason: str
+
+
+class Timed(search.SearchPlayer):
+    """The searcher, recording how long each of its moves took and how deep it went."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.times: list[float] = []
+        self.depths: list[int] = []
+
+    def on_message(self, message):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        replies = super().on_message(message)
+        if replies:
+            self.times.append(time.perf_counter() - start)
+            self.depths.append(self.searcher.depth)
+        return replies
+
+
+def play(opponent: str, game: int, seconds: float, setup: str) -> Result:
+    searcher = Timed(seconds)
+    other: Player = OPPONENTS[opponent](seed=game)
+    color = WHITE if game % 2 == 0 else BLACK
+    white, black = (searcher, other) if color == WHITE else (other, searcher)
+    start = Position.initial(setup, random.Random(game))
+    end = duel(white, black, start)
+    return Result(
+        opponent,
+        color,
+        end.winner() == color,
+        max(searcher.times, default=0.0),
+        searcher.depths,
+        end.reason(),
+    )
+
+
+def report(results: list[Result], seconds: float) -> None:
+    for opponent in OPPONENTS:
+        mine = [r for r in results if r.opponent == opponent]
+        if not mine:
+            continue
+        wins = sum(r.won for r in mine)
+        by_color = {
+            c: (
+                sum(r.won for r in mine if r.searcher_color == c),
+                sum(r.searcher_color == c for r in mine),
+            )
+            for c in (WHITE, BLACK)
+        }
+        depths = [d for r in mine for d in r.depths]
+        print(
+            f"search vs {opponent:<6} {wins:>3}/{len(mine)} = {wins / len(mine):6.1%}"
+            f"  as white {by_color[WHITE][0]}/{by_color[WHITE][1]}"
+            f"  as black {by_color[BLACK][0]}/{by_color[BLACK][1]}"
+            f"  mean depth {sum(depths) / max(len(depths), 1):.2f}"
+            f"  longest move {max(r.longest_move for r in mine):.3f}s of {seconds:.3f}s"
+        )
+        for reason, count in Counter(r.reason for r in mine if not r.won).most_common():
+            print(f"    lost {count}: {reason}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="per opponent (100)")
+    parser.add_argument("--time", type=float, default=1.0, help="searcher's seconds per move")
+    parser.add_argument("--workers", type=int, default=2, help="processes (2)")
+    parser.add_argument("--setup", choices=("fixed", "random"), default="fixed")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        futures = [
+            pool.submit(play, opponent, game, args.time, args.setup)
+            for opponent in OPPONENTS
+            for game in range(args.games)
+        ]
+        results = [f.result() for f in futures]
+    report(results, args.time)
+    print(f"{len(results)} games in {time.perf_counter() - started:.0f}s")
+
+
+if __name__ == "__main__":
+    main()

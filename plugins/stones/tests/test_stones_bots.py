@@ -1,0 +1,263 @@
+"""The built-in bots: legal moves only, over the protocol's messages (strings for enums
+too), the searcher within its budget, and each bot as a real program."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from arena_stones.bots import greedy, search
+from arena_stones.bots import random as random_bot
+from arena_stones.engine import (
+    ANY_MOVE,
+    ATTACK,
+    ATTACK_ONLY,
+    BLACK,
+    PASS,
+    STRENGTHEN,
+    WHITE,
+    A,
+    B,
+    C,
+    Position,
+    encode,
+    from_xy,
+)
+from arena_stones.players import Player, duel
+
+from kernel.bots.logic import BotLogic
+
+PLUGIN_ROOT = Path(__file__).resolve().parents[1]
+
+
+def request(position: Position, strings: bool = False) -> dict:
+    allowed = [str(t) if strings else t for t in position.allowed()]
+    return {"Board": {"state": position.matrix()}, "AllowedMoves": allowed}
+
+
+def as_move(reply: dict) -> tuple:
+    def xy(loc):
+        return None if loc is None else (loc["X"], loc["Y"])
+
+    return reply["Type"], xy(reply["From"]), xy(reply["To"])
+
+
+def middle_game(seed: int = 5, plies: int = 12) -> Position:
+    """A busy position: a few turns of random play, stopped at a second request."""
+    position = Position.initial()
+    rng = random.Random(seed)
+    for _ in range(plies):
+        position.apply(rng.choice(position.legal_moves()))
+    assert position.winner() == 0 and position.allowed() == ANY_MOVE
+    return position
+
+
+def small(stacks: dict[tuple[int, int], int], player: int, allowed=ANY_MOVE) -> Position:
+    matrix = [[0] * 9 for _ in range(9)]
+    for (x, y), value in stacks.items():
+        matrix[y][x] = value
+    return Position.from_matrix(matrix, player, allowed)
+
+
+# A small endgame: black's only Tzaar (4, 3) is in reach of white's Tzarras (4, 2) and
+# (1, 0); white's only Tott (0, 0) has that Tzarra (1, 0) beside it, which could bury it.
+ENDGAME = {
+    (0, 0): encode(WHITE, A, 1),
+    (1, 0): encode(WHITE, B, 1),
+    (2, 0): encode(WHITE, C, 1),
+    (4, 2): encode(WHITE, B, 2),
+    (4, 3): encode(BLACK, C, 1),
+    (8, 8): encode(BLACK, A, 1),
+    (7, 8): encode(BLACK, B, 1),
+    (8, 7): encode(BLACK, B, 1),
+}
+
+FACTORIES = {
+    "random": lambda: random_bot.make(1),
+    "greedy": lambda: greedy.make(1),
+    "search": lambda: search.make(0.03),
+}
+
+
+@pytest.mark.parametrize("name", FACTORIES)
+def test_bot_plays_whole_games_against_random_with_legal_moves_only(name):
+    # duel() judges every reply like the referee and raises on an illegal one.
+    for seed, setup in ((1, "fixed"), (2, "random")):
+        bot, opponent = FACTORIES[name](), random_bot.make(seed)
+        start = Position.initial(setup, random.Random(seed))
+        white, black = (bot, opponent) if seed % 2 else (opponent, bot)
+        end = duel(white, black, start)
+        assert end.winner() in (WHITE, BLACK) and end.reason()
+
+
+@pytest.mark.parametrize("name", FACTORIES)
+def test_bots_are_bot_logic(name):
+    bot = FACTORIES[name]()
+    assert isinstance(bot, BotLogic) and bot.start() == []
+
+
+def test_greedy_and_search_beat_random():
+    wins = 0
+    for seed in range(4):
+        bot = greedy.make(seed)
+        white, black = (bot, random_bot.make(seed)) if seed % 2 else (random_bot.make(seed), bot)
+        wins += duel(white, black).winner() == (WHITE if seed % 2 else BLACK)
+    assert wins >= 3
+    end = duel(search.make(0.05), random_bot.make(9))
+    assert end.winner() == WHITE
+
+
+def test_enums_as_strings_are_understood_and_integers_sent():
+    bot = greedy.make(0)
+    position = Position.initial()
+    assert bot.on_message({"Color": "1"}) == []
+    (reply,) = bot.on_message(request(position, strings=True))
+    assert isinstance(reply["Type"], int) and reply["Type"] == ATTACK
+    assert position.judge(*as_move(reply)) is None
+    echo = {"Player": "1", "Move": reply, "Winner": "0"}
+    assert bot.on_message(echo) == []
+    assert bot.on_message("garbage") == [] and bot.on_message({"Other": 1}) == []
+
+
+def test_colour_is_inferred_from_the_echoes_without_a_color_message():
+    # Black's second request: the last echo was black's own attack.
+    position = Position.initial()
+    position.play(ATTACK, (3, 3), (4, 3))
+    position.play(ATTACK, (4, 2), (4, 3))
+    bot = random_bot.make(0)
+    bot.on_message({"Player": BLACK, "Move": {}, "Winner": 0})
+    (reply,) = bot.on_message(request(position))
+    assert position.judge(*as_move(reply)) is None
+    # White's next first request: the last echo was black's.
+    position.play(PASS, None, None)
+    bot = random_bot.make(0)
+    bot.on_message({"Player": BLACK, "Move": {}, "Winner": 0})
+    (reply,) = bot.on_message(request(position))
+    assert position.judge(*as_move(reply)) is None
+
+
+def test_a_request_that_is_no_board_gets_a_pass(capsys):
+    bot = random_bot.make(0)
+    bot.on_message({"Color": 1})
+    (reply,) = bot.on_message({"Board": {"state": [[1]]}, "AllowedMoves": [1]})
+    assert reply == {"Type": PASS, "From": None, "To": None}
+    assert "cannot read the request" in capsys.readouterr().err
+
+
+def test_a_lost_position_gets_a_pass_rather_than_no_answer():
+    # White to attack with nothing in reach: lost, but the bot must still answer.
+    stacks = {k: v for k, v in ENDGAME.items() if k not in ((4, 2), (4, 3), (8, 7))}
+    stacks[(6, 8)] = encode(BLACK, C, 1)
+    position = small(stacks, WHITE, ATTACK_ONLY)
+    assert position.legal_moves() == [] and position.winner() == BLACK
+    bot = search.make(0.05)
+    bot.on_message({"Color": 1})
+    assert bot.on_message(request(position)) == [{"Type": PASS, "From": None, "To": None}]
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_bot_takes_the_last_tzaar_and_does_not_bury_its_last_tott(name):
+    position = small(ENDGAME, WHITE, ATTACK_ONLY)
+    bot: Player = FACTORIES[name]()
+    move = bot.choose(position.copy())
+    assert move[0] == ATTACK and move[2] == from_xy((4, 3))
+    # At a second request without that capture, stacking B1 onto A1 would lose at once.
+    stacks = {k: v for k, v in ENDGAME.items() if k != (4, 3)}
+    stacks[(6, 8)] = encode(BLACK, C, 1)
+    position = small(stacks, WHITE, ANY_MOVE)
+    suicide = (STRENGTHEN, from_xy((1, 0)), from_xy((0, 0)))
+    assert suicide in position.legal_moves()
+    assert bot.choose(position.copy()) != suicide
+
+
+def test_search_keeps_to_its_budget_on_a_busy_position():
+    position = middle_game()
+    assert len(position.legal_moves()) > 100
+    bot = search.make(0.5)
+    bot.on_message({"Color": position.player})
+    started = time.perf_counter()
+    (reply,) = bot.on_message(request(position))
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.5 + 0.1
+    assert position.judge(*as_move(reply)) is None
+    assert bot.searcher.depth >= 2
+
+
+def test_search_budget_leaves_room_for_start_up_on_the_opening_move():
+    bot = search.make(1.0)
+    bot.on_message({"Color": WHITE})
+    started = time.perf_counter()
+    bot.on_message(request(Position.initial()))
+    assert time.perf_counter() - started < 1.0 - search.STARTUP_MARGIN + 0.1
+
+
+def mirrored(position: Position) -> Position:
+    """The same position with the colours swapped."""
+    return Position([-v for v in position.cells], -position.player, position.phase, False)
+
+
+def test_evaluation_is_the_same_for_either_colour():
+    rng = random.Random(4)
+    for _ in range(20):
+        position = Position.initial("random", rng)
+        for _ in range(rng.randrange(30)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.apply(rng.choice(moves))
+        if position.winner():
+            continue
+        assert search.evaluate(position) == search.evaluate(mirrored(position))
+
+
+def test_survey_counts_the_captures_the_move_generator_finds():
+    rng = random.Random(6)
+    position = Position.initial()
+    while moves := position.legal_moves():
+        _, attacks_w, attacks_b, threat_w, threat_b = search.survey(position.cells)
+        attacks = sum(kind == ATTACK for kind, _, _ in moves)
+        assert attacks == (attacks_w if position.player == WHITE else attacks_b)
+        targets = {t for kind, _, t in moves if kind == ATTACK}
+        assert len(targets) == sum(threat_b if position.player == WHITE else threat_w)
+        position.apply(rng.choice(moves))
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [("random", ["--seed", "3"]), ("greedy", ["--seed", "3"]), ("search", ["--time", "0.2"])],
+)
+def test_bot_program_answers_requests_over_stdin_and_stdout(module, args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PLUGIN_ROOT), env.get("PYTHONPATH", "")])
+    position = Position.initial()
+    lines = [{"Color": "1"}, request(position, strings=True)]
+    proc = subprocess.run(
+        [sys.executable, "-m", f"arena_stones.bots.{module}", *args],
+        input="".join(json.dumps(m) + "\n" for m in lines),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+        check=True,
+    )
+    (line,) = proc.stdout.splitlines()
+    assert position.judge(*as_move(json.loads(line))) is None
+
+
+def test_the_last_stacks_of_a_type_weigh_most():
+    loss = search.LOSS
+    assert loss[1] >= search.WIN // 2
+    assert all(loss[n] >= loss[n + 1] > 0 for n in range(1, 30))
+    # Two threatened stacks of a type with two left: taking both wins, and is worth more
+    # than taking one of each of the other types.
+    counts = [0, 15, 9, 2, 0, 15, 9, 2]
+    assert search.best_gain(counts, 4, [0, 1, 1, 2], 2) == loss[2] + loss[1]
+    assert search.best_gain(counts, 4, [0, 1, 1, 2], 1) == loss[2]
+    assert search.best_gain(counts, 4, [0, 1, 1, 0], 2) == loss[15] + loss[9]
+    assert search.best_gain(counts, 4, [0, 0, 0, 0], 2) == 0

@@ -1,0 +1,106 @@
+"""The referee with real bot processes: a Node.js bot written from the spec alone and the
+built-in Python bots play full games; every kind of bad reply loses with its reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kernel.runner.api import run_match
+from kernel.store import Store
+
+
+def stored(summary):
+    with Store(summary.run.database) as store:
+        games = store.results(summary.run.run_id)
+        return [(g, store.game(g.game_id), store.events(g.game_id)) for g in games]
+
+
+def test_full_games_between_node_and_python_bots_end_with_a_winner(stones_match, node_bot):
+    path = stones_match({"node": node_bot("--seed", "3"), "greedy": "greedy"}, "rounds = 2")
+    summary = run_match(path)
+    assert summary.played == 4 and not summary.errors
+    for game, detail, events in stored(summary):
+        assert sorted(game.ranks) == [1, 2]
+        assert not detail.faults, detail.faults
+        assert " wins: " in game.reason
+        processed = [
+            json.loads(e.text) for e in events if e.kind == "send" and '"Player"' in e.text
+        ]
+        # Both bots get every processed move; only the last one names the winner.
+        assert len(processed) % 2 == 0 and processed
+        assert all(p["Winner"] == 0 for p in processed[:-2])
+        assert processed[-1]["Winner"] in (1, -1)
+        first_request = next(e for e in events if e.kind == "send" and "AllowedMoves" in e.text)
+        assert first_request.seat == 0 and json.loads(first_request.text)["AllowedMoves"] == [1]
+
+
+def test_enums_as_strings_both_ways(stones_match, node_bot):
+    path = stones_match(
+        {"node": node_bot("--strings"), "random": "random"},
+        '[game_options]\nenums = "strings"',
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    for _game, detail, events in stored(summary):
+        assert not detail.faults
+        sent = [json.loads(e.text) for e in events if e.kind == "send"]
+        assert sent[0] in ({"Color": "1"}, {"Color": "-1"})
+        assert all(
+            isinstance(t, str) for m in sent if "AllowedMoves" in m for t in m["AllowedMoves"]
+        )
+        node_seat = 0 if _game.seating[0] == "node" else 1
+        replies = [json.loads(e.text) for e in events if e.kind == "recv" and e.seat == node_seat]
+        assert replies and all(isinstance(r["Type"], str) for r in replies)
+
+
+MISBEHAVIOUR = {
+    # --misbehave KIND: (fault kind, words in the recorded reason)
+    "sleep": ("timeout", "no reply within"),
+    "crash": ("exit", "exited with status 3"),
+    "garbage": ("malformed", "invalid JSON"),
+    "empty-attack": ("illegal", "attack onto an empty cell at"),
+    "centre": ("illegal", "centre"),
+    "offboard": ("illegal", "From is off the board"),
+    "wrong-type": ("illegal", "Type not in AllowedMoves"),
+    "move-opponent": ("illegal", "is not yours"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MISBEHAVIOUR))
+def test_each_bad_reply_loses_with_its_reason(stones_match, node_bot, kind):
+    fault_kind, words = MISBEHAVIOUR[kind]
+    path = stones_match(
+        {"bad": node_bot("--misbehave", kind), "random": "random"},
+        "[clock]\nreply = 1.0\nstartup = 3.0",
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    for game, detail, _events in stored(summary):
+        bad = game.seating.index("bad")
+        assert game.ranks[bad] == 2 and game.ranks[1 - bad] == 1, game.reason
+        assert [str(f.kind) for f in detail.faults] == [fault_kind], detail.faults
+        assert words in detail.faults[0].detail, detail.faults[0].detail
+        colour = "white" if bad == 0 else "black"
+        assert game.reason.startswith(f"{colour} loses: ")
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ('{"From": null, "To": null}', "Type is missing"),
+        ('{"Type": 7, "From": null, "To": null}', "Type 7 is not a move type"),
+        ('{"Type": 1, "From": {"X": 1}, "To": null}', 'From must be null or {"X": x, "Y": y}'),
+        ('{"Type": 1, "From": {"X": "a", "Y": 0}, "To": {"X": 0, "Y": 0}}', "From.X must be"),
+        ("[1, 2, 3]", "a move must be a JSON object"),
+    ],
+)
+def test_replies_that_are_not_moves(stones_match, scripted_bot, reply, words):
+    path = stones_match({"bad": scripted_bot([{"reply": reply}]), "random": "random"}, "games = 1")
+    summary = run_match(path)
+    ((game, detail, _events),) = stored(summary)
+    assert game.seating == ("bad", "random") and game.ranks == (2, 1)
+    assert [str(f.kind) for f in detail.faults] == ["illegal"]
+    assert words in detail.faults[0].detail
+    assert game.reason.startswith("white loses: not a move: ")
