@@ -13,7 +13,7 @@ import importlib
 import random
 from typing import TYPE_CHECKING
 
-from arena_stones.engine import BLACK, WHITE, Position
+from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
 from arena_stones.wire import Encoder, WireError, parse_move
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
 from kernel.referee.clocks import Clocks
@@ -22,7 +22,6 @@ from kernel.referee.faults import FaultKind
 if TYPE_CHECKING:
     from kernel.referee.table import Table
 
-COLOR_NAMES = {WHITE: "white", BLACK: "black"}
 SEAT_OF = {WHITE: 0, BLACK: 1}
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MOVE_TYPES = (0, 1, 2)
+from arena_stones.engine import ANY_MOVE
+
 Location = tuple[int, int] | None
 
 
@@ -81,6 +82,6 @@ def parse_move(message: Any) -> tuple[int, Location, Location]:
     if "Type" not in message:
         raise WireError("Type is missing")
     move_type = _integer(message["Type"], "Type")
-    if move_type not in MOVE_TYPES:
+    if move_type not in ANY_MOVE:
         raise WireError(f"Type {move_type} is not a move type (0 Pass, 1 Attack, 2 Strengthen)")
     return move_type, _location(message, "From"), _location(message, "To")
