@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kernel.referee.channel import Channel
+from kernel.referee.channel import MAX_PENDING, Channel
 from kernel.referee.clocks import Clocks
 from kernel.referee.eventlog import EventLog
 from kernel.referee.faults import Fault, FaultKind
@@ -166,8 +166,9 @@ class Table:
         message, fault, elapsed = seat.channel.settle(result)
         if seat.budget is not None:
             seat.budget -= elapsed
-        if fault is None and seat.channel.flooded:
-            fault = Fault(FaultKind.FLOOD, f"more than {len(unsolicited)} unsolicited messages")
+        if fault is None and seat.channel.flooded and unsolicited:
+            # Reported with the request after the flood, where the kept messages are shown.
+            fault = Fault(FaultKind.FLOOD, f"more than {MAX_PENDING} unsolicited messages")
             seat.channel.flooded = False
         if fault is not None:
             if fault.kind is FaultKind.TIMEOUT:

@@ -221,3 +221,21 @@ def test_deadlines_follow_each_request_not_the_one_before(tmp_path: Path) -> Non
     assert quick.message == "quick"
     assert slow.ok and slow.message == "slow", "the first request's 0.2 s must not apply"
     assert short.fault.kind is FaultKind.TIMEOUT and 0.3 <= took < 0.8
+
+
+def test_a_bot_that_floods_unasked_messages_gets_a_flood_fault(tmp_path: Path) -> None:
+    async def scenario():
+        table = await open_table(tmp_path, [[{"reply": "\n".join(["spam"] * 1500)}]])
+        try:
+            first = await table.ask(0, "a")
+            await asyncio.sleep(0.3)
+            second = await table.ask(0, "b")
+        finally:
+            await close(table)
+        return first, second
+
+    first, second = run(scenario())
+    assert first.ok and first.message == "spam"
+    assert second.fault.kind is FaultKind.FLOOD
+    assert second.fault.detail == "more than 1000 unsolicited messages"
+    assert len(second.unsolicited) == 1000, "what was kept is still shown to the game"
