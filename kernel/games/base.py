@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -70,6 +71,13 @@ class BuiltinBot:
     module: str
     args: tuple[str, ...] = ()
     inproc: Callable[[], Any] | None = None
+
+    @classmethod
+    def from_module(cls, summary: str, module: str, *args: str) -> BuiltinBot:
+        """The usual shape of a game's bot: ``python -m module`` runs it as a program and
+        the module's ``make()`` builds the same bot in process, imported on first use only
+        (a strong bot's tables cost start-up time nobody should pay for unused bots)."""
+        return cls(summary, module, args, inproc=lambda: importlib.import_module(module).make())
 
     def argv(self) -> tuple[str, ...]:
         """``-P``: the bot's working folder is not put on ``sys.path``, so a ``random.py``

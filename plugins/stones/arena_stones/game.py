@@ -9,7 +9,6 @@ turn, which the engine detects itself (the contest engine never did).
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import TYPE_CHECKING
 
@@ -23,12 +22,6 @@ if TYPE_CHECKING:
     from kernel.referee.table import Table
 
 SEAT_OF = {WHITE: 0, BLACK: 1}
-
-
-def _builtin(summary: str, module: str) -> BuiltinBot:
-    """A bot module runs as ``python -m module``; in process, its ``make()`` builds the same
-    bot, imported on first use only (the searcher's tables cost start-up time)."""
-    return BuiltinBot(summary, module, inproc=lambda: importlib.import_module(module).make())
 
 
 class Stones(Game):
@@ -53,11 +46,13 @@ class Stones(Game):
         ),
     }
     bots = {
-        "random": _builtin("a uniformly random legal move", "arena_stones.bots.random"),
-        "greedy": _builtin(
+        "random": BuiltinBot.from_module(
+            "a uniformly random legal move", "arena_stones.bots.random"
+        ),
+        "greedy": BuiltinBot.from_module(
             "the best material one move ahead, random among equals", "arena_stones.bots.greedy"
         ),
-        "search": _builtin(
+        "search": BuiltinBot.from_module(
             "iterative-deepening alpha-beta with a transposition table, 1 s per move",
             "arena_stones.bots.search",
         ),

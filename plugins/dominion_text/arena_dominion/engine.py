@@ -1,0 +1,626 @@
+"""The Dominion rules (base set, 1st edition) as one protocol-neutral state machine.
+
+Both Dominion protocols drive this engine, so it knows neither: it exposes every decision
+at the finest grain either needs (one Action, one Treasure, one buy, the clean-up with the
+card left on top of the discard pile, one attack response at a time) and records what
+happened as :class:`Event` values an adapter turns into its broadcasts.
+
+Every operation validates completely before it changes anything: an illegal one raises
+:class:`IllegalMove` with the reason in words and leaves the state exactly as it was, so
+each adapter can apply its own protocol's penalty (the text protocol consumes an Action,
+the course server crashed).
+
+Cards are ints (see :mod:`arena_dominion.cards`) and piles are plain lists with the top at
+the end: simulations play thousands of games and every object or dict lookup shows.
+
+Attack flow: playing Militia gives +2 Coins and, if any other player holds more than 3
+cards, switches :attr:`Dominion.phase` to :data:`ATTACK` with :attr:`Dominion.pending`
+listing those players in turn order. Each answers with :meth:`Dominion.reveal_moat` or
+:meth:`Dominion.discard_down` (:meth:`Dominion.random_discards` picks a valid discard
+for a bot whose answer was invalid), in any order; after the last answer the phase is
+:data:`ACTION` again. A hand of 3 or fewer cards is not asked at all: it discards nothing,
+and revealing a Moat would change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from arena_dominion.cards import (
+    CELLAR,
+    COINS,
+    COPPER,
+    COST,
+    CURSE,
+    DUCHY,
+    ESTATE,
+    GOLD,
+    IS_ACTION,
+    IS_TREASURE,
+    IS_VICTORY,
+    KINGDOM,
+    MILITIA,
+    MINE,
+    MOAT,
+    NAMES,
+    PLUS_ACTIONS,
+    PLUS_BUYS,
+    PLUS_CARDS,
+    PLUS_COINS,
+    PROVINCE,
+    REMODEL,
+    SILVER,
+    VP,
+    WORKSHOP,
+)
+
+ACTION = "action"
+BUY = "buy"
+ATTACK = "attack"
+OVER = "over"
+"""Values of :attr:`Dominion.phase`. Clean-up is not a phase: :meth:`Dominion.end_turn`
+does it whole, because no decision happens inside it."""
+
+OFFICIAL = "official"
+COURSE = "course"
+"""Rule sets: official end (Province pile or three piles) and tie-break (fewer turns, then
+shared); or the course server's (Province pile only, equal VP shares the win)."""
+
+EV_TURN = "turn"
+EV_PLAY = "play"
+EV_BUY = "buy"
+EV_GAIN = "gain"
+EV_TRASH = "trash"
+EV_DISCARD = "discard"
+EV_REVEAL = "reveal"
+EV_SHUFFLE = "shuffle"
+"""Event kinds; see :class:`Event` for what each carries."""
+
+TO_DISCARD = "discard"
+TO_HAND = "hand"
+
+
+class Event(NamedTuple):
+    """One thing that happened, for an adapter's broadcasts.
+
+    ``turn``: ``detail`` is the player's turn number. ``play``, ``trash``, ``reveal``:
+    ``cards`` is the one card. ``buy`` and ``gain`` (a buy is a gain, and is reported as
+    ``buy`` only): ``cards`` is the card, ``detail`` where it went, :data:`TO_DISCARD` or
+    :data:`TO_HAND`. ``discard``: ``cards`` are the discarded cards, ``detail`` the card now
+    on top of the discard pile. ``shuffle``: the discard pile became the deck.
+    """
+
+    kind: str
+    player: int
+    cards: tuple[int, ...] = ()
+    detail: int | str | None = None
+
+
+class IllegalMove(ValueError):
+    """An operation the rules forbid in this state; the state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The final score: per player, in seat order."""
+
+    vp: tuple[int, ...]
+    turns: tuple[int, ...]
+    ranks: tuple[int, ...]
+    """1 for the winners; players who tie share a rank and the next rank is skipped."""
+    reason: str
+    first: int
+    """The seat that took the first turn: seat order matters to the odds."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(p for p, rank in enumerate(self.ranks) if rank == 1)
+
+
+def supply_sizes(players: int, kingdom: Iterable[int] = KINGDOM, curses: bool = True) -> list[int]:
+    """Starting pile sizes indexed by card, -1 for a card not in this game.
+
+    -1 rather than 0 so that "any three piles empty" can count zeros, and so that no
+    check of ``supply[card] > 0`` can mistake an absent pile for a gainable one.
+    """
+    if not 2 <= players <= 4:
+        raise ValueError(f"Dominion is for 2 to 4 players, not {players}")
+    victory = 8 if players == 2 else 12
+    sizes = [-1] * len(NAMES)
+    sizes[COPPER] = 60 - 7 * players
+    sizes[SILVER] = 40
+    sizes[GOLD] = 30
+    sizes[ESTATE] = sizes[DUCHY] = sizes[PROVINCE] = victory
+    if curses:
+        sizes[CURSE] = 10 * (players - 1)
+    for c in kingdom:
+        if not IS_ACTION[c]:
+            raise ValueError(f"{NAMES[c]} is not a kingdom card")
+        if sizes[c] != -1:
+            raise ValueError(f"{NAMES[c]} is twice in the kingdom")
+        sizes[c] = 10
+    return sizes
+
+
+def gainable(supply: Sequence[int], max_cost: int, treasure_only: bool = False) -> list[int]:
+    """Cards with a copy left in ``supply`` costing at most ``max_cost``.
+
+    Shared by the engine (is "nothing to gain" true?) and by bots choosing arguments.
+    """
+    return [
+        c
+        for c, left in enumerate(supply)
+        if left > 0 and COST[c] <= max_cost and (not treasure_only or IS_TREASURE[c])
+    ]
+
+
+def _n(card: int) -> str:
+    return NAMES[card]
+
+
+def _missing(hand: Sequence[int], cards: Sequence[int]) -> int | None:
+    """The first card of ``cards`` that ``hand`` does not hold (counting copies), or None."""
+    need: dict[int, int] = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
+        if need[c] > hand.count(c):
+            return c
+    return None
+
+
+class Dominion:
+    """One game's state and the operations that change it.
+
+    The list attributes are the engine's own and are read-only for callers (copying them
+    for every look would cost simulations dearly): ``hands[p]``, ``decks[p]`` (top last),
+    ``discards[p]`` (top last), ``owned[p][card]`` (counts over all the player's cards),
+    ``in_play`` (the current player's play area), ``trash`` and ``supply`` (see
+    :func:`supply_sizes`). Scalars: ``current`` and ``first`` (seats), ``phase``,
+    ``actions``, ``buys``, ``coins`` (from played cards only), ``turns[p]`` (turns started),
+    ``pending`` (see the module doc), ``result`` (set when the game is over).
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seed: int | None = None,
+        *,
+        kingdom: Iterable[int] = KINGDOM,
+        curses: bool = True,
+        rules: str = OFFICIAL,
+        turn_cap: int | None = None,
+        record_events: bool = True,
+    ) -> None:
+        if rules not in (OFFICIAL, COURSE):
+            raise ValueError(f"rules must be {OFFICIAL!r} or {COURSE!r}, not {rules!r}")
+        if turn_cap is not None and turn_cap < 1:
+            raise ValueError(f"turn cap must be at least 1, not {turn_cap}")
+        self.supply: list[int] = supply_sizes(players, kingdom, curses)
+        self.players = players
+        self.rules = rules
+        self.turn_cap = turn_cap
+        self.rng = random.Random(seed)
+        self.record_events = record_events
+        self.events: list[Event] = []
+        self.trash: list[int] = []
+        self.in_play: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.discards: list[list[int]] = [[] for _ in range(players)]
+        self.decks: list[list[int]] = []
+        self.owned: list[list[int]] = []
+        self.turns: list[int] = [0] * players
+        for _ in range(players):
+            deck = [COPPER] * 7 + [ESTATE] * 3
+            self.rng.shuffle(deck)
+            self.decks.append(deck)
+            owned = [0] * len(NAMES)
+            owned[COPPER] = 7
+            owned[ESTATE] = 3
+            self.owned.append(owned)
+        for p in range(players):
+            self._draw(p, 5)
+        self.pending: list[int] = []
+        """Players who still owe an answer to the attack being resolved, in turn order."""
+        self.result: GameResult | None = None
+        self.current = self.rng.randrange(players)
+        self.first = self.current
+        self._start_turn()
+
+    # -- views --------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def hand(self, player: int | None = None) -> list[int]:
+        """The hand of ``player`` (default: the current player); the engine's own list."""
+        return self.hands[self.current if player is None else player]
+
+    def money_in_hand(self, player: int | None = None) -> int:
+        """Coins the Treasures in hand would add: the text protocol's implicit money."""
+        return sum(COINS[c] for c in self.hands[self.current if player is None else player])
+
+    def vp(self, player: int) -> int:
+        """Victory points over every card the player owns."""
+        owned = self.owned[player]
+        return sum(count * VP[c] for c, count in enumerate(owned) if count)
+
+    def drain_events(self) -> list[Event]:
+        """The events since the last drain, oldest first."""
+        events = self.events
+        self.events = []
+        return events
+
+    # -- the current player's operations ------------------------------------------------
+
+    def play_action(self, card: int, cards: Sequence[int] = (), gain: int | None = None) -> None:
+        """Play an Action card from the hand.
+
+        ``cards``: Cellar's discards, or the one card Mine or Remodel trashes (empty only
+        when there is nothing the card could trash). ``gain``: what Mine, Remodel or
+        Workshop gains (None only when nothing legal is left to gain). Other cards take no
+        arguments.
+        """
+        self._check_action(card)
+        hand = self.hands[self.current]
+        rest = list(hand)
+        rest.remove(card)
+        if card == CELLAR:
+            if gain is not None:
+                raise IllegalMove("cellar gains nothing")
+            missing = _missing(rest, cards)
+            if missing is not None:
+                raise IllegalMove(f"cellar: no {_n(missing)} in the hand to discard")
+        elif card in (MINE, REMODEL):
+            self._check_trash_gain(card, rest, cards, gain)
+        elif card == WORKSHOP:
+            if cards:
+                raise IllegalMove("workshop takes no cards from the hand")
+            self._check_gain("workshop", gain, 4, False)
+        elif cards or gain is not None:
+            raise IllegalMove(f"{_n(card)} takes no arguments")
+        self._play_action(card, cards, gain)
+
+    def forfeit_action(self, card: int | None = None) -> None:
+        """Use up one Action with no effect, optionally moving ``card`` to the play area.
+
+        For protocols whose penalty for an invalid Action reply is losing the Action
+        (and, if the adapter says so, the card) rather than the game.
+        """
+        if card is None:
+            self._check_phase(ACTION)
+            if self.actions < 1:
+                raise IllegalMove("no actions left")
+        else:
+            self._check_action(card)
+            self.hands[self.current].remove(card)
+            self.in_play.append(card)
+            self._log(EV_PLAY, self.current, (card,))
+        self.actions -= 1
+
+    def play_treasure(self, card: int) -> None:
+        """Play a Treasure for its coins; no Action may follow in this turn."""
+        self._check_phase(ACTION, BUY)
+        if not IS_TREASURE[card]:
+            raise IllegalMove(f"{_n(card)} is not a treasure")
+        hand = self.hands[self.current]
+        if card not in hand:
+            raise IllegalMove(f"no {_n(card)} in the hand")
+        hand.remove(card)
+        self.in_play.append(card)
+        self.coins += COINS[card]
+        self.actions = 0
+        self.phase = BUY
+        self._log(EV_PLAY, self.current, (card,))
+
+    def play_all_treasures(self) -> None:
+        """Play every Treasure in hand, as a buy in the text protocol implies."""
+        self._check_phase(ACTION, BUY)
+        hand = self.hands[self.current]
+        keep: list[int] = []
+        for c in hand:
+            if IS_TREASURE[c]:
+                self.in_play.append(c)
+                self.coins += COINS[c]
+                self._log(EV_PLAY, self.current, (c,))
+            else:
+                keep.append(c)
+        hand[:] = keep
+        self.actions = 0
+        self.phase = BUY
+
+    def can_buy(self, card: int) -> str | None:
+        """Why ``card`` cannot be bought now, or None if it can."""
+        wrong = self._wrong_phase(ACTION, BUY)
+        if wrong is not None:
+            return wrong
+        if self.buys < 1:
+            return "no buys left"
+        left = self.supply[card]
+        if left < 0:
+            return f"{_n(card)} is not in the supply"
+        if left == 0:
+            return f"the {_n(card)} pile is empty"
+        if COST[card] > self.coins:
+            return f"{_n(card)} costs {COST[card]}, only {self.coins} coins"
+        return None
+
+    def buy(self, card: int) -> None:
+        """Buy ``card`` with the coins of played Treasures and Actions; ends the Action phase."""
+        reason = self.can_buy(card)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self.buys -= 1
+        self.coins -= COST[card]
+        self.actions = 0
+        self.phase = BUY
+        p = self.current
+        self.supply[card] -= 1
+        self.discards[p].append(card)
+        self.owned[p][card] += 1
+        self._log(EV_BUY, p, (card,), TO_DISCARD)
+
+    def end_turn(self, top: int | None = None) -> None:
+        """Clean up, then either end the game or start the next player's turn.
+
+        ``top`` is the card (from hand or play area) left face up on the discard pile.
+        Without it the engine shows the last card played, else a Victory card or Curse,
+        else a Treasure, else an Action from the hand.
+        """
+        self._check_phase(ACTION, BUY)
+        p = self.current
+        hand = self.hands[p]
+        played = self.in_play
+        if top is not None and top not in hand and top not in played:
+            raise IllegalMove(f"no {_n(top)} in the hand or play area to put on top")
+        if played or hand:
+            if top is None:
+                top = played[-1] if played else _show(hand)
+            cleaned = played + hand
+            cleaned.remove(top)
+            cleaned.append(top)
+            self.discards[p].extend(cleaned)
+            hand.clear()
+            played.clear()
+            self._log(EV_DISCARD, p, tuple(cleaned), top)
+        self._draw(p, 5)
+        reason = self._end_reason()
+        if reason is not None:
+            self._finish(reason)
+            return
+        self.current = (p + 1) % self.players
+        self._start_turn()
+
+    # -- attack responses ---------------------------------------------------------------
+
+    def reveal_moat(self, player: int) -> None:
+        """``player`` reveals a Moat from hand and is unaffected by the pending attack."""
+        self._check_victim(player)
+        if MOAT not in self.hands[player]:
+            raise IllegalMove(f"player {player} has no moat in hand")
+        self.pending.remove(player)
+        self._log(EV_REVEAL, player, (MOAT,))
+        self._resume()
+
+    def discard_down(self, player: int, cards: Sequence[int]) -> None:
+        """``player`` discards exactly ``cards`` to keep 3; the last one ends on top."""
+        self._check_victim(player)
+        hand = self.hands[player]
+        need = len(hand) - 3
+        if len(cards) != need:
+            raise IllegalMove(
+                f"player {player} must discard {need} cards to keep 3, not {len(cards)}"
+            )
+        missing = _missing(hand, cards)
+        if missing is not None:
+            raise IllegalMove(f"player {player} has no {_n(missing)} in hand to discard")
+        for c in cards:
+            hand.remove(c)
+        self.discards[player].extend(cards)
+        self.pending.remove(player)
+        self._log(EV_DISCARD, player, tuple(cards), cards[-1])
+        self._resume()
+
+    def random_discards(self, player: int) -> list[int]:
+        """A valid discard for a pending victim, chosen with the game's RNG."""
+        self._check_victim(player)
+        hand = self.hands[player]
+        return self.rng.sample(hand, len(hand) - 3)
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _log(
+        self, kind: str, player: int, cards: tuple[int, ...] = (), detail: int | str | None = None
+    ) -> None:
+        if self.record_events:
+            self.events.append(Event(kind, player, cards, detail))
+
+    def _wrong_phase(self, *phases: str) -> str | None:
+        if self.phase in phases:
+            return None
+        if self.phase == OVER:
+            return "the game is over"
+        if self.phase == ATTACK:
+            return "waiting for the attacked players to answer"
+        return f"not in the {' or '.join(phases)} phase but the {self.phase} phase"
+
+    def _check_phase(self, *phases: str) -> None:
+        wrong = self._wrong_phase(*phases)
+        if wrong is not None:
+            raise IllegalMove(wrong)
+
+    def _check_action(self, card: int) -> None:
+        self._check_phase(ACTION)
+        if self.actions < 1:
+            raise IllegalMove("no actions left")
+        if not IS_ACTION[card]:
+            raise IllegalMove(f"{_n(card)} is not an action card")
+        if card not in self.hands[self.current]:
+            raise IllegalMove(f"no {_n(card)} in the hand")
+
+    def _check_gain(
+        self, what: str, gain: int | None, max_cost: int, treasure: bool, limit: str = ""
+    ) -> None:
+        """Is ``gain`` a legal gain costing at most ``max_cost`` (``limit`` says how that
+        bound arose)? None is legal only when nothing is."""
+        if gain is None:
+            options = gainable(self.supply, max_cost, treasure)
+            if options:
+                raise IllegalMove(f"{what}: a card to gain is required, e.g. {_n(options[0])}")
+            return
+        if treasure and not IS_TREASURE[gain]:
+            raise IllegalMove(f"{what}: {_n(gain)} is not a treasure")
+        left = self.supply[gain]
+        if left < 0:
+            raise IllegalMove(f"{what}: {_n(gain)} is not in the supply")
+        if left == 0:
+            raise IllegalMove(f"{what}: the {_n(gain)} pile is empty")
+        if COST[gain] > max_cost:
+            raise IllegalMove(
+                f"{what}: {_n(gain)} costs {COST[gain]}, more than {limit or max_cost}"
+            )
+
+    def _check_trash_gain(
+        self, card: int, rest: list[int], cards: Sequence[int], gain: int | None
+    ) -> None:
+        mine = card == MINE
+        what = _n(card)
+        if len(cards) > 1:
+            raise IllegalMove(f"{what} trashes one card, not {len(cards)}")
+        if not cards:
+            could = [c for c in rest if IS_TREASURE[c]] if mine else rest
+            if could:
+                raise IllegalMove(f"{what}: a card to trash is required, e.g. {_n(could[0])}")
+            if gain is not None:
+                raise IllegalMove(f"{what}: nothing trashed, so nothing to gain")
+            return
+        old = cards[0]
+        if mine and not IS_TREASURE[old]:
+            raise IllegalMove(f"mine: {_n(old)} is not a treasure")
+        if old not in rest:
+            raise IllegalMove(f"{what}: no {_n(old)} in the hand to trash")
+        bonus = 3 if mine else 2
+        limit = f"{_n(old)}'s cost {COST[old]} + {bonus}"
+        self._check_gain(what, gain, COST[old] + bonus, mine, limit)
+
+    def _play_action(self, card: int, cards: Sequence[int], gain: int | None) -> None:
+        p = self.current
+        hand = self.hands[p]
+        hand.remove(card)
+        self.in_play.append(card)
+        self._log(EV_PLAY, p, (card,))
+        self.actions += PLUS_ACTIONS[card] - 1
+        self.buys += PLUS_BUYS[card]
+        self.coins += PLUS_COINS[card]
+        if PLUS_CARDS[card]:
+            self._draw(p, PLUS_CARDS[card])
+        if card == CELLAR:
+            if cards:
+                for c in cards:
+                    hand.remove(c)
+                self.discards[p].extend(cards)
+                self._log(EV_DISCARD, p, tuple(cards), cards[-1])
+                self._draw(p, len(cards))
+        elif card == MILITIA:
+            self.pending = [
+                v for v in (*range(p + 1, self.players), *range(p)) if len(self.hands[v]) > 3
+            ]
+            if self.pending:
+                self.phase = ATTACK
+        elif card in (MINE, REMODEL):
+            if cards:
+                old = cards[0]
+                hand.remove(old)
+                self.trash.append(old)
+                self.owned[p][old] -= 1
+                self._log(EV_TRASH, p, (old,))
+            if gain is not None:
+                self._gain(p, gain, hand if card == MINE else self.discards[p])
+        elif card == WORKSHOP and gain is not None:
+            self._gain(p, gain, self.discards[p])
+
+    def _gain(self, p: int, card: int, pile: list[int]) -> None:
+        self.supply[card] -= 1
+        pile.append(card)
+        self.owned[p][card] += 1
+        self._log(EV_GAIN, p, (card,), TO_HAND if pile is self.hands[p] else TO_DISCARD)
+
+    def _check_victim(self, player: int) -> None:
+        if self.phase != ATTACK:
+            raise IllegalMove("no attack is waiting for an answer")
+        if player not in self.pending:
+            raise IllegalMove(f"player {player} is not waiting to answer the attack")
+
+    def _resume(self) -> None:
+        if not self.pending:
+            self.phase = ACTION
+
+    def _draw(self, p: int, n: int) -> None:
+        """Draw ``n`` cards, in order from the top; an empty deck takes the shuffled
+        discard pile mid-draw, and with both empty fewer cards are drawn."""
+        deck = self.decks[p]
+        hand = self.hands[p]
+        if len(deck) >= n:
+            hand += deck[: -n - 1 : -1]
+            del deck[-n:]
+            return
+        hand += deck[::-1]
+        n -= len(deck)
+        deck.clear()
+        discard = self.discards[p]
+        if not discard:
+            return
+        deck.extend(discard)
+        discard.clear()
+        self.rng.shuffle(deck)
+        self._log(EV_SHUFFLE, p)
+        n = min(n, len(deck))
+        hand += deck[: -n - 1 : -1]
+        del deck[-n:]
+
+    def _start_turn(self) -> None:
+        p = self.current
+        self.turns[p] += 1
+        self.phase = ACTION
+        self.actions = 1
+        self.buys = 1
+        self.coins = 0
+        self._log(EV_TURN, p, (), self.turns[p])
+
+    def _end_reason(self) -> str | None:
+        supply = self.supply
+        if supply[PROVINCE] == 0:
+            return "the province pile is empty"
+        if self.rules == OFFICIAL and supply.count(0) >= 3:
+            empty = ", ".join(NAMES[c] for c, left in enumerate(supply) if left == 0)
+            return f"three supply piles are empty: {empty}"
+        cap = self.turn_cap
+        if cap is not None and self.turns[(self.current + 1) % self.players] >= cap:
+            return f"turn cap of {cap} turns reached"
+        return None
+
+    def _finish(self, reason: str) -> None:
+        vp = tuple(self.vp(p) for p in range(self.players))
+        turns = tuple(self.turns)
+        if self.rules == OFFICIAL:
+            keys = [(-vp[p], turns[p]) for p in range(self.players)]
+        else:
+            keys = [(-vp[p], 0) for p in range(self.players)]
+        ranks = tuple(1 + sum(k < mine for k in keys) for mine in keys)
+        self.result = GameResult(vp, turns, ranks, reason, self.first)
+        self.phase = OVER
+
+
+def _show(hand: Sequence[int]) -> int:
+    """The hand card shown on top of the discard pile when nothing was played: Victory
+    cards and Curses first, then Treasures, then Actions (the text protocol's order)."""
+    for c in hand:
+        if IS_VICTORY[c] or c == CURSE:
+            return c
+    for c in hand:
+        if IS_TREASURE[c]:
+            return c
+    return hand[0]

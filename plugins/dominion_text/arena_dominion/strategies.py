@@ -1,0 +1,332 @@
+"""The reference bots' decisions, and a fast in-process game between them.
+
+A strategy decides from a :class:`View`: what a bot can know on its turn whatever the
+protocol (its hand, counters, the money it could spend, the cards it owns, the supply).
+The engine offers one through :class:`EngineView`; a protocol bot builds its own from
+messages (the text protocol's ``extra-money``, ``gained`` and ``trashed`` lines carry all of
+it). So the same decisions play in :func:`simulate` and behind either protocol.
+
+Buy rules follow the rules file; where it is silent: a bot never buys from an empty pile
+(it falls through to its next priority), extra buys repeat the priority list with the
+money left, and Militia-BM buys a Militia (up to 2) in BMU's list just before Silver.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from arena_dominion.cards import (
+    CELLAR,
+    COINS,
+    COST,
+    CURSE,
+    DUCHY,
+    ESTATE,
+    GOLD,
+    IS_ACTION,
+    IS_TREASURE,
+    IS_VICTORY,
+    KINGDOM,
+    MILITIA,
+    MINE,
+    MOAT,
+    PROVINCE,
+    REMODEL,
+    SILVER,
+    SMITHY,
+    WORKSHOP,
+)
+from arena_dominion.engine import ATTACK, OFFICIAL, Dominion, GameResult, gainable
+
+Play = tuple[int, tuple[int, ...], int | None]
+"""``(action card, cards from hand, card to gain)``: the arguments of
+:meth:`Dominion.play_action`."""
+
+DEFAULT_TURN_CAP = 100
+"""Turns per player before :func:`simulate` stops a game; Big Money needs about 17."""
+
+
+class View(Protocol):
+    """What a bot knows when it decides; ``money`` counts the Treasures still in hand."""
+
+    @property
+    def hand(self) -> Sequence[int]: ...
+    @property
+    def actions(self) -> int: ...
+    @property
+    def buys(self) -> int: ...
+    @property
+    def money(self) -> int: ...
+    @property
+    def owned(self) -> Sequence[int]: ...
+    @property
+    def supply(self) -> Sequence[int]: ...
+
+
+class EngineView:
+    """A :class:`View` of one player read straight from the engine, without copies."""
+
+    __slots__ = ("game", "player")
+
+    def __init__(self, game: Dominion, player: int) -> None:
+        self.game = game
+        self.player = player
+
+    @property
+    def hand(self) -> Sequence[int]:
+        return self.game.hands[self.player]
+
+    @property
+    def actions(self) -> int:
+        return self.game.actions
+
+    @property
+    def buys(self) -> int:
+        return self.game.buys
+
+    @property
+    def money(self) -> int:
+        return self.game.coins + self.game.money_in_hand(self.player)
+
+    @property
+    def owned(self) -> Sequence[int]:
+        return self.game.owned[self.player]
+
+    @property
+    def supply(self) -> Sequence[int]:
+        return self.game.supply
+
+
+def _keep_rank(card: int) -> int:
+    """Order of discarding under attack: junk first, then cheap Treasures, Actions last."""
+    if card == CURSE or IS_VICTORY[card]:
+        return 0
+    if IS_TREASURE[card]:
+        return 1 + COST[card]
+    return 10 + COST[card]
+
+
+class Strategy:
+    """A bot's decisions. Subclasses override :meth:`choose` (one buy) and, if they play
+    Actions, :meth:`action`; ``rng`` makes random choices repeatable."""
+
+    name = ""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random(0)
+
+    def action(self, view: View) -> Play | None:
+        """The next Action to play, or None to go on to buying."""
+        return None
+
+    def choose(self, view: View, money: int) -> int | None:
+        """The card to buy with ``money``, or None to stop buying."""
+        return None
+
+    def buys(self, view: View) -> list[int]:
+        """The cards to buy this turn, in order, within the view's buys and money."""
+        money = view.money
+        bought: list[int] = []
+        for _ in range(view.buys):
+            card = self.choose(view, money)
+            if card is None:
+                break
+            bought.append(card)
+            money -= COST[card]
+        return bought
+
+    def attacked(self, hand: Sequence[int], discard: int) -> list[int] | None:
+        """Answer a Militia: None reveals a Moat, else the ``discard`` cards to discard.
+
+        Victory cards and Curses go first, then the cheapest Treasures; Actions last,
+        since a bot that plays them bought them for a reason.
+        """
+        if MOAT in hand:
+            return None
+        return sorted(hand, key=_keep_rank)[:discard]
+
+
+def _first(view: View, money: int, wanted: Sequence[tuple[int, bool]]) -> int | None:
+    """The first ``(card, condition)`` that holds, is affordable and has a copy left."""
+    supply = view.supply
+    for card, condition in wanted:
+        if condition and COST[card] <= money and supply[card] > 0:
+            return card
+    return None
+
+
+def _treasure_money(owned: Sequence[int]) -> int:
+    return sum(count * COINS[c] for c, count in enumerate(owned) if count and COINS[c])
+
+
+class BigMoney(Strategy):
+    """BM: Province at $8+, Gold at $6-7, Silver at $3-5, nothing else."""
+
+    name = "bigmoney"
+
+    def choose(self, view: View, money: int) -> int | None:
+        return _first(view, money, ((PROVINCE, True), (GOLD, True), (SILVER, True)))
+
+
+class BigMoneyUltimate(Strategy):
+    """BMU: Big Money that greens by the Province pile and its deck's money."""
+
+    name = "bmu"
+    province_money = 18
+
+    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
+        """Kingdom buys that go between Duchy-at-6 and Silver; BMU has none."""
+        return ()
+
+    def choose(self, view: View, money: int) -> int | None:
+        left = view.supply[PROVINCE]
+        owned = view.owned
+        return _first(
+            view,
+            money,
+            (
+                (PROVINCE, _treasure_money(owned) > self.province_money),
+                (DUCHY, left <= 4),
+                (ESTATE, left <= 2),
+                (GOLD, True),
+                (DUCHY, left <= 6),
+                *self.extras(view),
+                (SILVER, True),
+            ),
+        )
+
+
+class SmithyBigMoney(BigMoneyUltimate):
+    """Smithy-BM: BMU's greening at more than $15 in the deck, one Smithy per 11
+    Treasures, and a Smithy always played."""
+
+    name = "smithy"
+    province_money = 15
+
+    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
+        owned = view.owned
+        treasures = sum(count for c, count in enumerate(owned) if IS_TREASURE[c])
+        return ((SMITHY, owned[SMITHY] < treasures / 11),)
+
+    def action(self, view: View) -> Play | None:
+        if view.actions and SMITHY in view.hand:
+            return (SMITHY, (), None)
+        return None
+
+
+class MilitiaBigMoney(BigMoneyUltimate):
+    """Militia-BM: BMU buying up to 2 Militias (instead of a Silver) and playing them."""
+
+    name = "militia"
+
+    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
+        return ((MILITIA, view.owned[MILITIA] < 2),)
+
+    def action(self, view: View) -> Play | None:
+        if view.actions and MILITIA in view.hand:
+            return (MILITIA, (), None)
+        return None
+
+
+class RandomStrategy(Strategy):
+    """Uniformly random legal choices: which Action (or none), its arguments, each buy
+    (or none), and whether to reveal a Moat. A fuzzer of the engine and a floor to beat."""
+
+    name = "random"
+
+    def action(self, view: View) -> Play | None:
+        if not view.actions:
+            return None
+        hand = view.hand
+        options: list[int | None] = sorted({c for c in hand if IS_ACTION[c]})
+        if not options:
+            return None
+        options.append(None)
+        card = self.rng.choice(options)
+        if card is None:
+            return None
+        rest = list(hand)
+        rest.remove(card)
+        rng = self.rng
+        supply = view.supply
+        if card == CELLAR:
+            return (card, tuple(c for c in rest if rng.random() < 0.5), None)
+        if card in (MINE, REMODEL):
+            could = [c for c in rest if IS_TREASURE[c]] if card == MINE else rest
+            if not could:
+                return (card, (), None)
+            old = rng.choice(could)
+            bonus = 3 if card == MINE else 2
+            gains = gainable(supply, COST[old] + bonus, card == MINE)
+            return (card, (old,), rng.choice(gains) if gains else None)
+        if card == WORKSHOP:
+            gains = gainable(supply, 4)
+            return (card, (), rng.choice(gains) if gains else None)
+        return (card, (), None)
+
+    def choose(self, view: View, money: int) -> int | None:
+        options: list[int | None] = [*gainable(view.supply, money), None]
+        return self.rng.choice(options)
+
+    def attacked(self, hand: Sequence[int], discard: int) -> list[int] | None:
+        if MOAT in hand and self.rng.random() < 0.5:
+            return None
+        return self.rng.sample(list(hand), discard)
+
+
+STRATEGIES: dict[str, Callable[[random.Random | None], Strategy]] = {
+    cls.name: cls
+    for cls in (RandomStrategy, BigMoney, BigMoneyUltimate, SmithyBigMoney, MilitiaBigMoney)
+}
+"""Strategy factories by bot name."""
+
+
+def simulate(
+    strategies: Sequence[Strategy],
+    seed: int | None = None,
+    *,
+    kingdom: Sequence[int] = KINGDOM,
+    curses: bool = True,
+    rules: str = OFFICIAL,
+    turn_cap: int | None = DEFAULT_TURN_CAP,
+) -> GameResult:
+    """Play one game in process, seat ``i`` played by ``strategies[i]``.
+
+    Buys follow the text protocol: every Treasure is played, then the listed cards are
+    bought left to right until one cannot be. Events are off, as nobody reads them.
+    """
+    game = Dominion(
+        len(strategies),
+        seed,
+        kingdom=kingdom,
+        curses=curses,
+        rules=rules,
+        turn_cap=turn_cap,
+        record_events=False,
+    )
+    views = [EngineView(game, p) for p in range(len(strategies))]
+    hands = game.hands
+    while game.result is None:
+        p = game.current
+        strategy = strategies[p]
+        view = views[p]
+        while (play := strategy.action(view)) is not None:
+            game.play_action(*play)
+            if game.phase == ATTACK:
+                for victim in list(game.pending):
+                    hand = hands[victim]
+                    answer = strategies[victim].attacked(hand, len(hand) - 3)
+                    if answer is None:
+                        game.reveal_moat(victim)
+                    else:
+                        game.discard_down(victim, answer)
+        wanted = strategy.buys(view)
+        game.play_all_treasures()
+        for card in wanted:
+            if game.can_buy(card) is not None:
+                break
+            game.buy(card)
+        game.end_turn()
+    return game.result

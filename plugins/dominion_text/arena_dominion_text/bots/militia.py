@@ -1,0 +1,14 @@
+"""Dominion text bot. Militia-BM: Big Money Ultimate with up to two Militias, always played."""
+
+from __future__ import annotations
+
+from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+
+
+def make() -> TextPlayer:
+    """The same bot in process, for the game's fast ``inproc`` runs."""
+    return make_bot("militia")
+
+
+if __name__ == "__main__":
+    bot_main("militia")

@@ -1,0 +1,14 @@
+"""Dominion text bot: uniformly random legal choices (``--seed N`` to repeat a game)."""
+
+from __future__ import annotations
+
+from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+
+
+def make(seed: int | None = None) -> TextPlayer:
+    """The same bot in process, for the game's fast ``inproc`` runs."""
+    return make_bot("random", seed)
+
+
+if __name__ == "__main__":
+    bot_main("random", seeded=True)

@@ -1,0 +1,353 @@
+"""The referee of the Dominion line protocol (``dominion_text.txt``) over the shared engine.
+
+Each seat is ``player1``..``player4``. The protocol's rules for bad replies are applied as
+the spec writes them: an invalid reply to ``play-turn`` with an Action left consumes that
+Action (and the card, when it was one in hand) and the request is sent again; with no
+Action left the turn ends; an invalid answer to a Militia attack gets a discard chosen at
+random by the engine; a bot that does not respond (timeout, exit) or does not confirm the
+protocol version is disqualified: it takes no more turns, ranks below every other player,
+and the game ends when only one player is left in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from arena_dominion import cards
+from arena_dominion.cards import CELLAR, KINGDOM, MINE, MOAT, REMODEL, WORKSHOP
+from arena_dominion.engine import (
+    ATTACK,
+    EV_BUY,
+    EV_DISCARD,
+    EV_GAIN,
+    EV_PLAY,
+    EV_REVEAL,
+    EV_TRASH,
+    Dominion,
+    Event,
+    IllegalMove,
+)
+
+from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.referee.clocks import Clocks
+from kernel.referee.faults import FaultKind
+
+if TYPE_CHECKING:
+    from kernel.referee.table import Reply, Table
+
+VERSION = "1"
+
+
+def seat_name(seat: int) -> str:
+    return f"player{seat + 1}"
+
+
+class Invalid(Exception):
+    """A play-turn reply the spec calls invalid: why (for the record) and the Action card
+    it named, if any (the penalty consumes that card)."""
+
+    def __init__(self, reason: str, card: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.card = card
+
+
+class DominionText(Game):
+    name = "dominion_text"
+    summary = "Dominion, line protocol (play-request / play-reply), 2-4 players"
+    seats = (2, 3, 4)
+    codec = "line"
+    transport = "stdio"
+    clocks = Clocks(startup=10.0, reply=3.0, grace=0.1)
+    options = {
+        "turn_cap": Option(
+            100,
+            "end the game after this many turns per player (recorded as the reason)",
+            minimum=1,
+        ),
+    }
+    bots = {
+        "random": BuiltinBot.from_module("random legal choices", "arena_dominion_text.bots.random"),
+        "bigmoney": BuiltinBot.from_module(
+            "Big Money: Province, Gold, Silver", "arena_dominion_text.bots.bigmoney"
+        ),
+        "bmu": BuiltinBot.from_module("Big Money Ultimate", "arena_dominion_text.bots.bmu"),
+        "smithy": BuiltinBot.from_module("Smithy Big Money", "arena_dominion_text.bots.smithy"),
+        "militia": BuiltinBot.from_module(
+            "Militia Big Money (BMU plus up to 2 Militias)", "arena_dominion_text.bots.militia"
+        ),
+    }
+
+    async def play(self, table: Table, seed: int) -> Outcome:
+        return await TextMatch(table, seed, self.config["turn_cap"]).run()
+
+
+class TextMatch:
+    """One game: the engine, the seats still in it, and the protocol's messages."""
+
+    def __init__(self, table: Table, seed: int, turn_cap: int) -> None:
+        self.table = table
+        self.game = Dominion(len(table), seed, turn_cap=turn_cap)
+        self.out: set[int] = set()
+        self.turn_seat = self.game.current
+        self.turn_gained: list[int] = []
+        self.turn_played: list[int] = []
+
+    # -- the game --------------------------------------------------------------------------
+
+    async def run(self) -> Outcome:
+        for seat in range(len(self.table)):
+            await self.handshake(seat)
+        kingdom = " ".join(cards.name(c) for c in KINGDOM)
+        self.table.broadcast(f"game kingdom-cards {kingdom}")
+        game = self.game
+        while not game.over and len(self.table) - len(self.out) > 1:
+            self.table.broadcast(self.supply_line())
+            await self.turn(game.current)
+        return self.outcome()
+
+    async def handshake(self, seat: int) -> None:
+        me = seat_name(seat)
+        reply = await self.table.ask(seat, f"player {me} name", clock="startup")
+        if not reply.ok:
+            return self.disqualify(seat, f"no answer to the name request: {reply.fault}")
+        words = reply.message.split()
+        name = " ".join(words[2:]) if words[:2] == ["player", me] and len(words) > 2 else me.upper()
+        self.table.note(f"{me} is {name}")
+        line = f"player {me} version {VERSION}"
+        reply = await self.table.ask(seat, line, clock="startup")
+        if not reply.ok:
+            return self.disqualify(seat, f"no answer to the version request: {reply.fault}")
+        if reply.message.strip() != line:
+            self.table.fault(
+                seat, FaultKind.ILLEGAL, f"did not confirm version {VERSION}: {reply.message!r}"
+            )
+            return self.disqualify(seat, f"does not support version {VERSION}")
+
+    async def turn(self, seat: int) -> None:
+        game = self.game
+        self.turn_seat = seat
+        self.turn_gained, self.turn_played = [], []
+        if seat in self.out:
+            game.end_turn()
+            game.drain_events()
+            return
+        while True:
+            hand = " ".join(cards.name(c) for c in game.hand())
+            request = (
+                f"play-request play-turn actions {game.actions} buys {game.buys} "
+                f"extra-money {game.coins} hand {hand}".rstrip()
+            )
+            reply = await self.table.ask(seat, request)
+            if not reply.ok:
+                self.disqualify(seat, f"no answer to play-turn: {reply.fault}")
+                break
+            try:
+                ends_turn = self.apply(reply.message)
+            except Invalid as exc:
+                ends_turn = self.penalize(seat, exc.reason, exc.card)
+            await self.resolve_attack()
+            self.announce(game.drain_events())
+            if ends_turn:
+                break
+        self.end_turn(seat)
+
+    def end_turn(self, seat: int) -> None:
+        game = self.game
+        game.end_turn()
+        me = seat_name(seat)
+        if self.turn_gained:
+            self.table.broadcast(f"{me} gained {names(self.turn_gained)}")
+        if self.turn_played:
+            self.table.broadcast(f"{me} played {names(self.turn_played)}")
+        self.announce(game.drain_events())
+
+    # -- replies to play-turn ----------------------------------------------------------------
+
+    def apply(self, message: str) -> bool:
+        """Carry out one play-turn reply; True when it ends the turn."""
+        words = message.split()
+        if words[:1] != ["play-reply"] or len(words) < 2:
+            raise Invalid(f"not a play-reply: {message!r}")
+        kind, args = words[1], words[2:]
+        if kind == "pass" and not args:
+            return True
+        if kind == "buy":
+            self.buy(args)
+            return True
+        if kind == "action" or (kind == "reply" and args[:1] == ["workshop"]):
+            if self.game.actions < 1:
+                return True
+            self.action(args)
+            return False
+        raise Invalid(f"unknown play-reply {kind!r}")
+
+    def buy(self, words: Sequence[str]) -> None:
+        """Buy left to right while buys and coins allow; the first card that cannot be
+        bought ends the buying (and the turn)."""
+        game = self.game
+        game.play_all_treasures()
+        for word in words:
+            card = known_card(word)
+            if card is None or game.can_buy(card) is not None:
+                break
+            game.buy(card)
+
+    def action(self, args: Sequence[str]) -> None:
+        if not args:
+            raise Invalid("play-reply action names no card")
+        card = known_card(args[0])
+        if card is None:
+            raise Invalid(f"unknown card {args[0]!r}")
+        rest = [known_card(w) for w in args[1:]]
+        if None in rest:
+            raise Invalid(f"unknown card in {' '.join(args[1:])!r}", card)
+        game = self.game
+        try:
+            if card == CELLAR:
+                discards = cellar_discards(game.hand(), rest)
+                if not discards:
+                    raise Invalid("cellar names no card in the hand to discard", card)
+                game.play_action(CELLAR, discards)
+            elif card in (MINE, REMODEL):
+                if len(rest) > 2:
+                    raise Invalid(f"{args[0]} takes at most two cards", card)
+                game.play_action(card, rest[:1], rest[1] if len(rest) > 1 else None)
+            elif card == WORKSHOP:
+                game.play_action(WORKSHOP, (), rest[0] if rest else None)
+            else:
+                game.play_action(card, rest)
+        except IllegalMove as exc:
+            raise Invalid(str(exc), card) from None
+
+    def penalize(self, seat: int, reason: str, card: int | None = None) -> bool:
+        """The spec's rule for an invalid play-turn reply; True when the turn ends."""
+        game = self.game
+        self.table.fault(seat, FaultKind.ILLEGAL, reason)
+        if game.actions < 1:
+            return True
+        played = card is not None and card in game.hand() and cards.IS_ACTION[card]
+        game.forfeit_action(card if played else None)
+        return False
+
+    # -- attacks ---------------------------------------------------------------------------
+
+    async def resolve_attack(self) -> None:
+        """Every victim of a Militia is asked at once, within one deadline."""
+        game = self.game
+        if game.phase != ATTACK:
+            return
+        victims = list(game.pending)
+        asked = [v for v in victims if v not in self.out]
+        replies = await self.table.ask_many(
+            {
+                v: f"play-request attack discard {len(game.hand(v)) - 3} hand {names(game.hand(v))}"
+                for v in asked
+            }
+        )
+        for victim in victims:
+            reply = replies.get(victim)
+            if reply is not None and not reply.ok:
+                self.disqualify(victim, f"no answer to the attack: {reply.fault}")
+                reply = None
+            self.answer_attack(victim, reply)
+
+    def answer_attack(self, victim: int, reply: Reply | None) -> None:
+        game = self.game
+        words = reply.message.split() if reply is not None else []
+        if words == ["play-reply", "reaction", "moat"]:
+            if MOAT in game.hand(victim):
+                game.reveal_moat(victim)
+                return
+            self.table.fault(victim, FaultKind.ILLEGAL, "reacted with a moat it does not hold")
+        elif words[:2] == ["play-reply", "discard"]:
+            chosen = [known_card(w) for w in words[2:]]
+            if None in chosen:
+                detail = f"unknown card in the discard: {reply.message!r}"  # type: ignore[union-attr]
+                self.table.fault(victim, FaultKind.ILLEGAL, detail)
+            else:
+                try:
+                    game.discard_down(victim, chosen)  # type: ignore[arg-type]
+                    return
+                except IllegalMove as exc:
+                    self.table.fault(victim, FaultKind.ILLEGAL, str(exc))
+        elif reply is not None:
+            self.table.fault(victim, FaultKind.ILLEGAL, f"not a discard or moat: {reply.message!r}")
+        game.discard_down(victim, game.random_discards(victim))
+
+    # -- broadcasts ------------------------------------------------------------------------
+
+    def supply_line(self) -> str:
+        supply = self.game.supply
+        return "supply " + " ".join(
+            f"{cards.name(c)} {supply[c]}" for c in range(len(supply)) if supply[c] >= 0
+        )
+
+    def announce(self, events: list[Event]) -> None:
+        """Turn engine events into the protocol's informational lines."""
+        for event in events:
+            who = seat_name(event.player)
+            if event.kind == EV_PLAY:
+                self.turn_played.extend(event.cards)
+            elif event.kind in (EV_BUY, EV_GAIN):
+                self.turn_gained.extend(event.cards)
+            elif event.kind == EV_TRASH:
+                self.table.broadcast(f"{who} trashed {names(event.cards)}")
+            elif event.kind == EV_REVEAL:
+                self.table.broadcast(f"{who} revealed hand {names(event.cards)}")
+            elif event.kind == EV_DISCARD:
+                if event.player != self.turn_seat:  # a Militia victim's discard
+                    self.table.broadcast(f"{who} discarded {names(event.cards)}")
+                self.table.broadcast(f"{who} top-discard {cards.name(event.detail)}")
+
+    # -- the end ---------------------------------------------------------------------------
+
+    def disqualify(self, seat: int, why: str) -> None:
+        if seat not in self.out:
+            self.out.add(seat)
+            self.table.note(f"{seat_name(seat)} is disqualified: {why}")
+
+    def outcome(self) -> Outcome:
+        game = self.game
+        n = len(self.table)
+        vp = [float(game.vp(p)) for p in range(n)]
+        inside = [p for p in range(n) if p not in self.out]
+        if game.result is not None:
+            reason, ranks = game.result.reason, list(game.result.ranks)
+        else:
+            reason, ranks = "every other player was disqualified", [1] * n
+        # Players still in the game keep their order; disqualified ones rank below them all.
+        ordered = sorted(inside, key=lambda p: ranks[p])
+        final = [0] * n
+        for p in ordered:
+            final[p] = 1 + sum(ranks[q] < ranks[p] for q in inside)
+        for p in self.out:
+            final[p] = len(inside) + 1
+        if self.out:
+            reason += "; disqualified: " + ", ".join(seat_name(p) for p in sorted(self.out))
+        return Outcome(final, reason, scores=vp, details={"turns": list(game.turns)})
+
+
+def names(card_ids: Sequence[int]) -> str:
+    return " ".join(cards.name(c) for c in card_ids)
+
+
+def known_card(word: str) -> int | None:
+    try:
+        return cards.card(word.lower())
+    except ValueError:
+        return None
+
+
+def cellar_discards(hand: Sequence[int], named: Sequence[int | None]) -> list[int]:
+    """The named cards up to the first one the hand does not hold (the spec's rule)."""
+    left = list(hand)
+    left.remove(CELLAR)
+    chosen = []
+    for card in named:
+        if card is None or card not in left:
+            break
+        left.remove(card)
+        chosen.append(card)
+    return chosen

@@ -1,0 +1,229 @@
+"""A text-protocol Dominion bot for any :class:`~arena_dominion.strategies.Strategy`.
+
+The strategies decide from a :class:`~arena_dominion.strategies.View`; the text protocol
+never sends one whole, so :class:`TextPlayer` rebuilds it from the messages: each request
+carries the hand and counters (coins are implicit: the Treasures in hand plus
+``extra-money``), ``supply`` lines carry the piles, and the bot's own ``gained`` and
+``trashed`` lines keep the counts of the cards it owns, starting from the opening deck.
+Every built-in bot is this class with a different strategy, so the protocol is written once;
+:func:`make_bot` and :func:`bot_main` are the two lines each bot module needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from arena_dominion.cards import (
+    CELLAR,
+    COINS,
+    COPPER,
+    ESTATE,
+    MINE,
+    NAMES,
+    REMODEL,
+    WORKSHOP,
+    card,
+    name,
+)
+from arena_dominion.engine import supply_sizes
+from arena_dominion.strategies import STRATEGIES, Play, Strategy
+
+from kernel.bots.serve import main
+from kernel.codecs.line import LineCodec
+
+VERSION = "1"
+"""The only version of the text protocol there is."""
+
+PASS = "play-reply pass"
+
+
+def starting_deck() -> list[int]:
+    """Owned counts at the start of every game: 7 Coppers and 3 Estates."""
+    owned = [0] * len(NAMES)
+    owned[COPPER] = 7
+    owned[ESTATE] = 3
+    return owned
+
+
+class TurnView:
+    """The :class:`~arena_dominion.strategies.View` of one ``play-turn`` request.
+
+    A plain object rather than properties over the player: a strategy reads it many times
+    per decision, and the request is the whole truth about the hand and counters.
+    """
+
+    __slots__ = ("actions", "buys", "hand", "money", "owned", "supply")
+
+    def __init__(
+        self,
+        hand: Sequence[int],
+        actions: int,
+        buys: int,
+        extra_money: int,
+        owned: Sequence[int],
+        supply: Sequence[int],
+    ) -> None:
+        self.hand = hand
+        self.actions = actions
+        self.buys = buys
+        self.money = extra_money + sum(COINS[c] for c in hand)
+        self.owned = owned
+        self.supply = supply
+
+
+class TextPlayer:
+    """A :class:`~kernel.bots.logic.BotLogic` speaking ``dominion_text.txt`` for ``strategy``.
+
+    ``bot_name`` answers the name request (the strategy's name by default). State is reset
+    by each ``player <seat> name`` line, which opens a game, so one object could play
+    several games in a row.
+    """
+
+    def __init__(self, strategy: Strategy, bot_name: str | None = None) -> None:
+        self.strategy = strategy
+        self.bot_name = bot_name or strategy.name or "dominion-bot"
+        self.seat = ""
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget the last game: a new one starts from the opening deck."""
+        self.kingdom: list[int] = []
+        self.owned = starting_deck()
+        # Two-player piles until the referee's first supply line says otherwise; every
+        # turn is preceded by one, so this only matters to a referee that skips them.
+        self.supply = supply_sizes(2)
+
+    def start(self) -> list[str]:
+        """Nothing: in this protocol the referee speaks first."""
+        return []
+
+    def on_message(self, message: str) -> list[str]:
+        """One reply to each request and handshake line; notices only update state."""
+        words = message.split()
+        try:
+            return self._dispatch(message, words)
+        except (ValueError, IndexError, KeyError) as exc:
+            # A request always gets an answer the referee can judge (an invalid reply costs
+            # an action or gets random discards), which is better than silence until the
+            # timeout disqualifies the bot; unreadable notices are simply not tracked.
+            print(f"bot: cannot read {message!r}: {exc}", file=sys.stderr)
+            return [PASS] if words[:1] == ["play-request"] else []
+
+    def _dispatch(self, message: str, words: list[str]) -> list[str]:
+        if len(words) < 2:
+            return []
+        head, verb = words[0], words[1]
+        if head == "player" and len(words) >= 3:
+            return self._handshake(message.strip(), words)
+        if head == "play-request":
+            if verb == "play-turn":
+                return [self._turn(words)]
+            if verb == "attack":
+                return [self._attacked(words)]
+            return [PASS]
+        if head == "supply":
+            self._read_supply(words[1:])
+        elif head == "game" and verb == "kingdom-cards":
+            self.kingdom = [card(w) for w in words[2:]]
+            self.supply = supply_sizes(2, self.kingdom)
+        elif head == self.seat and verb == "gained":
+            for c in words[2:]:
+                self.owned[card(c)] += 1
+        elif head == self.seat and verb == "trashed":
+            for c in words[2:]:
+                c_id = card(c)
+                self.owned[c_id] = max(0, self.owned[c_id] - 1)
+        return []
+
+    def _handshake(self, line: str, words: list[str]) -> list[str]:
+        seat = words[1]
+        if words[2] == "name":
+            self._reset()
+            self.seat = seat
+            return [f"player {seat} {self.bot_name}"]
+        if words[2] == "version":
+            # Echoing means "supported". Otherwise say which version we speak, so the
+            # server exits at once instead of waiting for a reply that never comes.
+            return [line if words[3:] == [VERSION] else f"player {seat} version {VERSION}"]
+        return []
+
+    def _read_supply(self, words: list[str]) -> None:
+        """``supply <card> <count> ...``: a pile not listed is not in this game."""
+        supply = [-1] * len(NAMES)
+        for pile, count in zip(words[::2], words[1::2], strict=True):
+            supply[card(pile)] = int(count)
+        self.supply = supply
+
+    def _turn(self, words: list[str]) -> str:
+        """``play-request play-turn actions A buys B extra-money M hand c...``."""
+        fields = dict(zip(words[2:8:2], words[3:8:2], strict=True))
+        if words[8:9] != ["hand"]:
+            raise ValueError("no hand in the request")
+        view = TurnView(
+            [card(w) for w in words[9:]],
+            int(fields["actions"]),
+            int(fields["buys"]),
+            int(fields["extra-money"]),
+            self.owned,
+            self.supply,
+        )
+        play = self.strategy.action(view)
+        # This protocol calls a Cellar that names nothing to discard an invalid reply (the
+        # action is consumed), so such a play is better not made at all.
+        if play is not None and not (play[0] == CELLAR and not play[1]):
+            return action_reply(play)
+        bought = self.strategy.buys(view)
+        if not bought:
+            return PASS
+        return "play-reply buy " + " ".join(name(c) for c in bought)
+
+    def _attacked(self, words: list[str]) -> str:
+        """``play-request attack discard N hand c...``: reveal a Moat or discard N."""
+        if words[2] != "discard" or words[4] != "hand":
+            raise ValueError("not a discard request")
+        hand = [card(w) for w in words[5:]]
+        discards = self.strategy.attacked(hand, min(int(words[3]), len(hand)))
+        if discards is None:
+            return "play-reply reaction moat"
+        return " ".join(["play-reply discard", *(name(c) for c in discards)])
+
+
+def action_reply(play: Play) -> str:
+    """The reply playing ``(card, cards, gain)``; which arguments follow depends on the card:
+    Cellar its discards, Mine and Remodel the trashed card then the gain, Workshop the gain.
+    An argument the strategy leaves out (nothing to trash or gain) is left off the line."""
+    action, cards, gain = play
+    args: list[int] = []
+    if action == CELLAR:
+        args = list(cards)
+    elif action in (MINE, REMODEL):
+        args = list(cards[:1])
+        if gain is not None:
+            args.append(gain)
+    elif action == WORKSHOP and gain is not None:
+        args = [gain]
+    return " ".join(["play-reply action", name(action), *(name(c) for c in args)])
+
+
+def make_bot(strategy: str, seed: int | None = None) -> TextPlayer:
+    """The built-in bot playing ``strategy`` (a key of ``STRATEGIES``); ``seed`` repeats
+    the random choices of the strategies that make any."""
+    return TextPlayer(STRATEGIES[strategy](random.Random(seed)))
+
+
+def _seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
+
+
+def bot_main(strategy: str, argv: Sequence[str] | None = None, *, seeded: bool = False) -> None:
+    """Serve ``strategy`` as a program over stdin/stdout (or ``--tcp HOST PORT``);
+    ``seeded`` offers ``--seed N``, for the bots whose choices are random."""
+    main(
+        lambda args: make_bot(strategy, getattr(args, "seed", None)),
+        LineCodec(),
+        argv,
+        configure=_seed_option if seeded else None,
+    )

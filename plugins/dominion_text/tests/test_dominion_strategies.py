@@ -1,0 +1,188 @@
+"""The reference strategies: complete legal games for 2-4 players, their buy rules and
+attack answers, and a cheap check that they are as strong as published."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from arena_dominion.cards import (
+    CARDS,
+    COPPER,
+    CURSE,
+    DUCHY,
+    ESTATE,
+    GOLD,
+    MILITIA,
+    MINE,
+    MOAT,
+    PROVINCE,
+    SILVER,
+    SMITHY,
+)
+from arena_dominion.engine import Dominion
+from arena_dominion.strategies import (
+    STRATEGIES,
+    BigMoney,
+    BigMoneyUltimate,
+    EngineView,
+    MilitiaBigMoney,
+    RandomStrategy,
+    SmithyBigMoney,
+    simulate,
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_each_strategy_plays_complete_legal_games(name, players):
+    for seed in range(6):
+        rng = random.Random(seed)
+        # Against a random opponent and the Militia bot, every strategy meets attacks.
+        seats = [STRATEGIES[name](rng), MilitiaBigMoney(), RandomStrategy(rng), BigMoney()]
+        result = simulate(seats[:players], seed, turn_cap=60)
+        assert len(result.vp) == len(result.turns) == len(result.ranks) == players
+        assert min(result.ranks) == 1
+        assert result.winners
+
+
+def test_random_games_play_every_kind_of_action():
+    played: Counter[int] = Counter()
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Dominion(3, seed, turn_cap=40)
+        seats = [RandomStrategy(rng) for _ in range(3)]
+        views = [EngineView(game, p) for p in range(3)]
+        while not game.over:
+            p = game.current
+            while (play := seats[p].action(views[p])) is not None:
+                game.play_action(*play)
+                played[play[0]] += 1
+                for victim in list(game.pending):
+                    hand = game.hands[victim]
+                    answer = seats[victim].attacked(hand, len(hand) - 3)
+                    if answer is None:
+                        game.reveal_moat(victim)
+                    else:
+                        game.discard_down(victim, answer)
+            wanted = seats[p].buys(views[p])
+            game.play_all_treasures()
+            for card in wanted:
+                if game.can_buy(card) is not None:
+                    break
+                game.buy(card)
+            game.end_turn()
+    assert set(played) == {c for c in CARDS if c > PROVINCE}
+
+
+def test_big_money_games_end_on_provinces_not_the_cap():
+    for seed in range(20):
+        result = simulate([BigMoney(), BigMoneyUltimate(), SmithyBigMoney()], seed)
+        assert result.reason == "the province pile is empty"
+
+
+def test_simulate_is_deterministic_for_a_seed():
+    def play(seed: int):
+        return simulate([RandomStrategy(random.Random(seed)), SmithyBigMoney()], seed)
+
+    assert play(3) == play(3)
+    assert len({play(seed) for seed in range(10)}) > 1
+
+
+class _View:
+    """A bot's view for buy decisions: a starting deck plus ``owned``."""
+
+    def __init__(self, money: int, provinces: int = 8, owned: dict[int, int] | None = None) -> None:
+        self.hand: list[int] = []
+        self.actions = 1
+        self.buys = 1
+        self.money = money
+        counts = Counter({COPPER: 7, ESTATE: 3})
+        counts.update(owned or {})
+        self.owned = [counts[c] for c in CARDS]
+        self.supply = Dominion(2, 0).supply
+        self.supply[PROVINCE] = provinces
+
+
+@pytest.mark.parametrize(
+    ("money", "buy"), [(0, []), (2, []), (3, [SILVER]), (5, [SILVER]), (7, [GOLD]), (8, [PROVINCE])]
+)
+def test_big_money_buys(money, buy):
+    assert BigMoney().buys(_View(money)) == buy
+
+
+@pytest.mark.parametrize(
+    ("view", "buy"),
+    [
+        (_View(8), [GOLD]),  # 7 in copper: not yet more than 18
+        (_View(8, owned={GOLD: 4}), [PROVINCE]),  # 7 + 12 = 19
+        (_View(5, provinces=6), [DUCHY]),
+        (_View(5, provinces=7), [SILVER]),
+        (_View(6, provinces=5), [GOLD]),
+        (_View(6, provinces=4), [DUCHY]),
+        (_View(2, provinces=2), [ESTATE]),
+        (_View(2, provinces=3), []),
+    ],
+)
+def test_big_money_ultimate_buys(view, buy):
+    assert BigMoneyUltimate().buys(view) == buy
+
+
+def test_smithy_big_money_buys_one_smithy_per_eleven_treasures_and_plays_it():
+    bot = SmithyBigMoney()
+    assert bot.buys(_View(4)) == [SMITHY]
+    assert bot.buys(_View(4, owned={SMITHY: 1})) == [SILVER]
+    assert bot.buys(_View(4, owned={SMITHY: 1, SILVER: 4})) == [SILVER]  # 1 < 11 / 11: no
+    assert bot.buys(_View(4, owned={SMITHY: 1, SILVER: 5})) == [SMITHY]
+    assert bot.buys(_View(8, owned={GOLD: 3})) == [PROVINCE]  # 7 + 9 = 16 > 15
+    view = _View(0)
+    assert bot.action(view) is None
+    view.hand = [COPPER, SMITHY]
+    assert bot.action(view) == (SMITHY, (), None)
+    view.actions = 0
+    assert bot.action(view) is None
+
+
+def test_militia_big_money_buys_two_militias_and_plays_them():
+    bot = MilitiaBigMoney()
+    assert bot.buys(_View(4)) == [MILITIA]
+    assert bot.buys(_View(4, owned={MILITIA: 2})) == [SILVER]
+    view = _View(0)
+    view.hand = [MILITIA]
+    assert bot.action(view) == (MILITIA, (), None)
+
+
+def test_extra_buys_spend_the_money_left():
+    view = _View(11)
+    view.buys = 2
+    assert BigMoney().buys(view) == [PROVINCE, SILVER]
+
+
+def test_a_strategy_never_buys_from_an_empty_pile():
+    view = _View(7)
+    view.supply[GOLD] = 0
+    assert BigMoney().buys(view) == [SILVER]
+
+
+def test_attack_answers_reveal_a_moat_else_discard_junk_then_cheap_treasures():
+    bot = BigMoney()
+    assert bot.attacked([COPPER, MOAT, ESTATE, GOLD, SILVER], 2) is None
+    hand = [GOLD, COPPER, SMITHY, PROVINCE, SILVER, CURSE]
+    assert sorted(bot.attacked(hand, 3)) == sorted([PROVINCE, CURSE, COPPER])
+    assert sorted(bot.attacked([SMITHY, MINE, GOLD, SILVER, COPPER], 2)) == [COPPER, SILVER]
+
+
+def test_random_attack_answers_are_valid_and_vary():
+    bot = RandomStrategy(random.Random(1))
+    hand = [COPPER, MOAT, ESTATE, GOLD, SILVER]
+    answers = [bot.attacked(hand, 2) for _ in range(50)]
+    assert None in answers
+    discards = [a for a in answers if a is not None]
+    assert all(len(a) == 2 and not Counter(a) - Counter(hand) for a in discards)
+    assert len({tuple(sorted(a)) for a in discards}) > 1
+
+
+def test_smithy_beats_big_money_as_published():
+    wins = sum(simulate([SmithyBigMoney(), BigMoney()], seed).ranks[0] == 1 for seed in range(400))
+    assert wins / 400 > 0.85

@@ -1,0 +1,167 @@
+"""The line-protocol referee with real bot processes (Python and Node.js): full games, and
+each of the spec's rules for bad replies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kernel.runner.api import run_match
+from kernel.store import Store
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def plan_bot(**plan) -> list[str]:
+    return [sys.executable, str(BOTS / "plan_bot.py"), json.dumps(plan)]
+
+
+@pytest.fixture
+def node() -> str:
+    path = shutil.which("node")
+    if path is None:
+        pytest.skip("Node.js is not installed")
+    return path
+
+
+@pytest.fixture
+def match(tmp_path: Path):
+    def write(bots: dict[str, list[str] | str], extra: str = "") -> Path:
+        lines = [
+            'game = "dominion_text"',
+            f'database = "{tmp_path / "dominion.sqlite"}"',
+            f'logs = "{tmp_path / "logs"}"',
+            textwrap.dedent(extra),
+        ]
+        for name, bot in bots.items():
+            lines.append(f'[[bots]]\nname = "{name}"')
+            lines.append(
+                f'builtin = "{bot}"' if isinstance(bot, str) else f"cmd = {json.dumps(bot)}"
+            )
+        path = tmp_path / "match.toml"
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    return write
+
+
+def stored(summary):
+    with Store(summary.run.database) as store:
+        return [
+            (g, store.game(g.game_id), store.events(g.game_id))
+            for g in store.results(summary.run.run_id)
+        ]
+
+
+def test_node_big_money_against_python_bots(match, node):
+    path = match({"node": [node, str(BOTS / "bigmoney.js")], "bmu": "bmu"}, "rounds = 1")
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    for game, detail, events in stored(summary):
+        assert not detail.faults, detail.faults
+        assert sorted(game.ranks)[0] == 1 and game.scores and max(game.scores) > 0
+        sent = [e.text for e in events if e.kind == "send"]
+        assert sent[0] == "player player1 name" and sent[1] == "player player1 version 1"
+        assert any(t.startswith("game kingdom-cards cellar market militia") for t in sent)
+        assert any(t.startswith("supply curse 10 copper 46 ") for t in sent)
+        assert any(
+            t.startswith("play-request play-turn actions 1 buys 1 extra-money 0 hand ")
+            for t in sent
+        )
+        assert any(" gained " in t for t in sent) and any(" top-discard " in t for t in sent)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_player_games_with_every_builtin_bot(match, players):
+    bots = dict(
+        list({"bmu": "bmu", "smithy": "smithy", "militia": "militia", "random": "random"}.items())[
+            :players
+        ]
+    )
+    path = match(bots, f"seats = {players}\ngames = 1\n[game_options]\nturn_cap = 40")
+    summary = run_match(path)
+    ((game, detail, _events),) = stored(summary)
+    assert summary.played == 1 and not summary.errors
+    assert not detail.faults, detail.faults
+    assert len(game.ranks) == players and min(game.ranks) == 1
+
+
+def turn_requests(events, seat):
+    return [e.text for e in events if e.kind == "send" and e.seat == seat and "play-turn" in e.text]
+
+
+def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match):
+    bad = plan_bot(turn=["play-reply action smithy", "play-reply action smithy"])
+    path = match({"bad": bad, "bm": "bigmoney"}, "games = 1")
+    summary = run_match(path)
+    ((game, detail, events),) = stored(summary)
+    seat = game.seating.index("bad")
+    requests = turn_requests(events, seat)
+    assert "actions 1 buys 1" in requests[0] and "actions 0 buys 1" in requests[1]
+    # With no action left the second invalid action ends the turn: the next request is
+    # the start of the next turn, with a fresh action.
+    assert "actions 1 buys 1" in requests[2]
+    assert [str(f.kind) for f in detail.faults] == ["illegal"]
+    assert "smithy" in detail.faults[0].detail
+
+
+def test_garbage_reply_is_an_invalid_reply_not_a_crash(match):
+    path = match({"bad": plan_bot(turn=["buy me a province"]), "bm": "bigmoney"}, "games = 1")
+    summary = run_match(path)
+    ((_game, detail, _events),) = stored(summary)
+    assert summary.played == 1 and not summary.errors
+    assert "not a play-reply" in detail.faults[0].detail
+
+
+def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match):
+    # Opening hands hold 2 to 5 coins: a Province never fits, so nothing is bought even
+    # though a Copper (cost 0) comes after it in the list.
+    bad = plan_bot(turn=["play-reply buy province copper"])
+    path = match({"bad": bad, "bm": "bigmoney"}, "games = 1")
+    ((game, _detail, events),) = stored(run_match(path))
+    me = f"player{game.seating.index('bad') + 1}"
+    first_turn_end = [e.text for e in events if e.text.startswith(f"{me} gained")]
+    assert not first_turn_end or "copper" not in first_turn_end[0].split()[:3]
+
+
+def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match):
+    path = match(
+        {"silent": plan_bot(silent_turn=2), "a": "bigmoney", "b": "bmu"},
+        "seats = 3\ngames = 1\n[clock]\nreply = 0.5",
+    )
+    summary = run_match(path)
+    ((game, detail, events),) = stored(summary)
+    silent = game.seating.index("silent")
+    assert game.ranks[silent] == 3 and sorted(game.ranks) == [1, 2, 3]
+    assert [str(f.kind) for f in detail.faults] == ["timeout"]
+    assert "disqualified: player" in game.reason
+    assert any(e.kind == "note" and "is disqualified" in e.text for e in events)
+
+
+def test_a_bot_that_does_not_confirm_the_version_is_disqualified(match):
+    path = match(
+        {"old": plan_bot(version="player player1 version 2"), "bm": "bigmoney"}, "games = 1"
+    )
+    ((game, detail, _events),) = stored(run_match(path))
+    assert game.ranks[game.seating.index("old")] == 2
+    assert "did not confirm version 1" in detail.faults[0].detail
+
+
+def test_invalid_attack_answers_get_random_discards(match):
+    bad = plan_bot(attack=["play-reply discard banana", "play-reply reaction moat"])
+    path = match({"bad": bad, "militia": "militia"}, "rounds = 1\n[game_options]\nturn_cap = 30")
+    summary = run_match(path)
+    faults = [f for _g, d, _e in stored(summary) for f in d.faults]
+    assert faults, "the militia bot attacked within 30 turns"
+    assert all(str(f.kind) == "illegal" for f in faults)
+    assert any("banana" in f.detail for f in faults)
+    assert any(f.detail == "reacted with a moat it does not hold" for f in faults)
+    discarded = [
+        e.text for _g, _d, events in stored(summary) for e in events if " discarded " in e.text
+    ]
+    assert discarded, "the engine's random discards are announced"
