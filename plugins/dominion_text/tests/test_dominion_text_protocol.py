@@ -10,6 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from arena_dominion.cards import card
+from arena_dominion_text.game import cellar_discards
 
 from kernel.runner.api import run_match
 from kernel.store import Store
@@ -165,3 +167,21 @@ def test_invalid_attack_answers_get_random_discards(match):
         e.text for _g, _d, events in stored(summary) for e in events if " discarded " in e.text
     ]
     assert discarded, "the engine's random discards are announced"
+
+
+def test_a_bad_name_reply_gets_the_default_name_and_nothing_else(match):
+    path = match({"odd": plan_bot(name="hello"), "bm": "bigmoney"}, "games = 1")
+    ((game, detail, events),) = stored(run_match(path))
+    seat = game.seating.index("odd")
+    assert any(
+        e.kind == "note" and e.text == f"player{seat + 1} is PLAYER{seat + 1}" for e in events
+    )
+    assert not detail.faults
+
+
+def test_cellar_discards_up_to_the_first_card_not_in_hand():
+    hand = [card(n) for n in ("cellar", "estate", "estate", "copper", "duchy")]
+    named = [card("estate"), card("copper"), card("gold"), card("duchy")]
+    assert cellar_discards(hand, named) == [card("estate"), card("copper")]
+    assert cellar_discards(hand, [card("cellar")]) == [], "the played cellar is not in hand"
+    assert cellar_discards(hand, [None, card("estate")]) == []

@@ -1,7 +1,8 @@
 """A line-protocol bot that follows a plan, to test the referee's rules for bad replies.
 
-``python plan_bot.py PLAN_JSON``. The plan's keys (all optional): ``version`` (the reply to
-the version line; default: the right one), ``turn`` (replies to play-turn requests, in
+``python plan_bot.py PLAN_JSON``. The plan's keys (all optional): ``name`` (the reply to the
+name request; default: a right one), ``version`` (the reply to the version line; default:
+the right one), ``turn`` (replies to play-turn requests, in
 order; then ``play-reply pass``), ``attack`` (replies to attack requests, in order; then a
 valid discard), ``silent_turn`` (from this play-turn request on, never answer).
 Informational lines get no reply, as the protocol says.
@@ -24,7 +25,7 @@ def say(line):
 for line in sys.stdin:
     words = line.split()
     if words[:1] == ["player"] and words[2:] == ["name"]:
-        say(f"player {words[1]} planbot")
+        say(plan.get("name", f"player {words[1]} planbot"))
     elif words[:1] == ["player"] and words[2:3] == ["version"]:
         say(plan.get("version", line.strip()))
     elif words[:2] == ["play-request", "play-turn"]:
