@@ -6,13 +6,17 @@
   resulting registries (a load error fails the test with the kernel's message).
 - ``scripted_bot``: the argv of a real bot process that follows a script of answers
   (see :mod:`kernel.testing.scripted`), to put in a match file's ``cmd``.
+- ``arena_match``: write a match file for a game and some bots into the test's temporary
+  folder (database and logs there too), ready for ``kernel.runner.api.run_match``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pluggy
@@ -53,3 +57,31 @@ def scripted_bot() -> Callable[..., list[str]]:
         return cmd
 
     return argv
+
+
+@pytest.fixture
+def arena_match(tmp_path: Path) -> Callable[..., Path]:
+    """``arena_match("stones", {"mine": ["python3", "bot.py"], "rival": "random"},
+    "rounds = 2")`` -> the path of a match file. A bot given as a string is one of the
+    game's built-in bots; ``extra`` is TOML added before the bots (top-level keys first,
+    then tables)."""
+
+    def write(game: str, bots: dict[str, list[str] | str], extra: str = "") -> Path:
+        lines = [
+            f"game = {json.dumps(game)}",
+            f"database = {json.dumps(str(tmp_path / 'arena.sqlite'))}",
+            f"logs = {json.dumps(str(tmp_path / 'logs'))}",
+            textwrap.dedent(extra),
+        ]
+        for name, bot in bots.items():
+            how = (
+                f"builtin = {json.dumps(bot)}"
+                if isinstance(bot, str)
+                else f"cmd = {json.dumps(bot)}"
+            )
+            lines.append(f"[[bots]]\nname = {json.dumps(name)}\n{how}")
+        path = tmp_path / "match.toml"
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    return write

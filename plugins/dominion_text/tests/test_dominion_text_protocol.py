@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -32,24 +31,8 @@ def node() -> str:
 
 
 @pytest.fixture
-def match(tmp_path: Path):
-    def write(bots: dict[str, list[str] | str], extra: str = "") -> Path:
-        lines = [
-            'game = "dominion_text"',
-            f'database = "{tmp_path / "dominion.sqlite"}"',
-            f'logs = "{tmp_path / "logs"}"',
-            textwrap.dedent(extra),
-        ]
-        for name, bot in bots.items():
-            lines.append(f'[[bots]]\nname = "{name}"')
-            lines.append(
-                f'builtin = "{bot}"' if isinstance(bot, str) else f"cmd = {json.dumps(bot)}"
-            )
-        path = tmp_path / "match.toml"
-        path.write_text("\n".join(lines) + "\n")
-        return path
-
-    return write
+def match(arena_match):
+    return lambda bots, extra="": arena_match("dominion_text", bots, extra)
 
 
 def stored(summary):

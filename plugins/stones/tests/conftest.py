@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import shutil
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,24 +21,6 @@ def node_bot() -> Callable[..., list[str]]:
 
 
 @pytest.fixture
-def stones_match(tmp_path: Path) -> Callable[..., Path]:
-    """Write a stones match file with the given bots (name -> argv or builtin name)."""
-
-    def write(bots: dict[str, list[str] | str], extra: str = "") -> Path:
-        lines = [
-            'game = "stones"',
-            f'database = "{tmp_path / "stones.sqlite"}"',
-            f'logs = "{tmp_path / "logs"}"',
-            textwrap.dedent(extra),
-        ]
-        for name, bot in bots.items():
-            lines.append(f'[[bots]]\nname = "{name}"')
-            if isinstance(bot, str):
-                lines.append(f'builtin = "{bot}"')
-            else:
-                lines.append(f"cmd = {json.dumps(bot)}")
-        path = tmp_path / "match.toml"
-        path.write_text("\n".join(lines) + "\n")
-        return path
-
-    return write
+def stones_match(arena_match: Callable[..., Path]) -> Callable[..., Path]:
+    """A stones match file with the given bots (name -> argv, or a built-in bot's name)."""
+    return lambda bots, extra="": arena_match("stones", bots, extra)
