@@ -28,6 +28,7 @@ from arena_dominion.engine import (
     Event,
     IllegalMove,
 )
+from arena_dominion.outcome import ranks_without
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
 from kernel.referee.clocks import Clocks
@@ -311,22 +312,14 @@ class TextMatch:
     def outcome(self) -> Outcome:
         game = self.game
         n = len(self.table)
-        vp = [float(game.vp(p)) for p in range(n)]
-        inside = [p for p in range(n) if p not in self.out]
         if game.result is not None:
-            reason, ranks = game.result.reason, list(game.result.ranks)
+            reason, ranks = game.result.reason, ranks_without(game.result.ranks, self.out)
         else:
-            reason, ranks = "every other player was disqualified", [1] * n
-        # Players still in the game keep their order; disqualified ones rank below them all.
-        ordered = sorted(inside, key=lambda p: ranks[p])
-        final = [0] * n
-        for p in ordered:
-            final[p] = 1 + sum(ranks[q] < ranks[p] for q in inside)
-        for p in self.out:
-            final[p] = len(inside) + 1
+            reason, ranks = "every other player was disqualified", ranks_without([1] * n, self.out)
         if self.out:
             reason += "; disqualified: " + ", ".join(seat_name(p) for p in sorted(self.out))
-        return Outcome(final, reason, scores=vp, details={"turns": list(game.turns)})
+        vp = [float(game.vp(p)) for p in range(n)]
+        return Outcome(ranks, reason, scores=vp, details={"turns": list(game.turns)})
 
 
 def names(card_ids: Sequence[int]) -> str:
