@@ -4,6 +4,12 @@ Dominion protocol, whose referees disqualify bots that stop answering or break r
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from kernel.games.base import Outcome
+
+if TYPE_CHECKING:
+    from arena_dominion.engine import Dominion
 
 
 def ranks_without(ranks: Sequence[int], out: Collection[int]) -> list[int]:
@@ -14,3 +20,17 @@ def ranks_without(ranks: Sequence[int], out: Collection[int]) -> list[int]:
     for p in inside:
         final[p] = 1 + sum(ranks[q] < ranks[p] for q in inside)
     return final
+
+
+def game_outcome(game: Dominion, out: Collection[int], names: Sequence[str], why: str) -> Outcome:
+    """The record of a finished (or abandoned) game: VP as scores, turns in the details,
+    and the players the referee put out named after ``why``."""
+    n = len(names)
+    if game.result is not None:
+        reason, ranks = game.result.reason, ranks_without(game.result.ranks, out)
+    else:
+        reason, ranks = "only one player was left in the game", ranks_without([1] * n, out)
+    if out:
+        reason += f"; {why}: " + ", ".join(names[p] for p in sorted(out))
+    vp = [float(game.vp(p)) for p in range(n)]
+    return Outcome(ranks, reason, scores=vp, details={"turns": list(game.turns)})

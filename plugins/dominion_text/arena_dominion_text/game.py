@@ -28,7 +28,7 @@ from arena_dominion.engine import (
     Event,
     IllegalMove,
 )
-from arena_dominion.outcome import ranks_without
+from arena_dominion.outcome import game_outcome
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
 from kernel.referee.clocks import Clocks
@@ -310,16 +310,8 @@ class TextMatch:
             self.table.note(f"{seat_name(seat)} is disqualified: {why}")
 
     def outcome(self) -> Outcome:
-        game = self.game
-        n = len(self.table)
-        if game.result is not None:
-            reason, ranks = game.result.reason, ranks_without(game.result.ranks, self.out)
-        else:
-            reason, ranks = "every other player was disqualified", ranks_without([1] * n, self.out)
-        if self.out:
-            reason += "; disqualified: " + ", ".join(seat_name(p) for p in sorted(self.out))
-        vp = [float(game.vp(p)) for p in range(n)]
-        return Outcome(ranks, reason, scores=vp, details={"turns": list(game.turns)})
+        players = [seat_name(p) for p in range(len(self.table))]
+        return game_outcome(self.game, self.out, players, "disqualified")
 
 
 def names(card_ids: Sequence[int]) -> str:
