@@ -573,7 +573,10 @@ class Dominion:
         discard = self.discards[p]
         if not discard:
             return
-        deck.extend(discard)
+        # Sorted first: the order of a discard pile depends on choices a protocol exposes
+        # (which card a player leaves on top), and must not steer the shuffle. So one seed
+        # gives one game whichever protocol the same decisions come through.
+        deck.extend(sorted(discard))
         discard.clear()
         self.rng.shuffle(deck)
         self._log(EV_SHUFFLE, p)
