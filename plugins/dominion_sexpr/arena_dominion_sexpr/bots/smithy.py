@@ -1,0 +1,15 @@
+"""Dominion S-expression bot (v2+). Smithy-BM: Big Money Ultimate with one Smithy per 11
+Treasures, always played."""
+
+from __future__ import annotations
+
+from arena_dominion_sexpr.player import SexprPlayer, bot_main, make_bot
+
+
+def make() -> SexprPlayer:
+    """The same bot in process, for the game's fast ``inproc`` runs."""
+    return make_bot("smithy")
+
+
+if __name__ == "__main__":
+    bot_main("smithy")
