@@ -59,13 +59,17 @@ def main(
     argv: Sequence[str] | None = None,
     *,
     configure: Callable[[argparse.ArgumentParser], None] | None = None,
+    seeded: bool = False,
 ) -> None:
     """Command line of a built-in bot: stdio by default, ``--tcp HOST PORT`` to connect.
 
-    ``configure`` adds the bot's own options; ``make_bot`` builds the bot from them.
+    ``seeded`` offers ``--seed N`` (``args.seed``, None without it) for bots whose choices
+    are random; ``configure`` adds the bot's own options; ``make_bot`` builds the bot.
     """
     parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").strip())
     parser.add_argument("--tcp", nargs=2, metavar=("HOST", "PORT"), help="connect to the arena")
+    if seeded:
+        parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
     if configure is not None:
         configure(parser)
     args = parser.parse_args(argv)

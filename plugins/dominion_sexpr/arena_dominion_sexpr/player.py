@@ -19,7 +19,6 @@ nothing and ends its turn.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Iterable, Sequence
@@ -297,16 +296,12 @@ def make_bot(strategy: str, seed: int | None = None) -> SexprPlayer:
     return SexprPlayer(SEXPR_STRATEGIES[strategy](random.Random(seed)))
 
 
-def _seed_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
-
-
 def bot_main(strategy: str, argv: Sequence[str] | None = None, *, seeded: bool = False) -> None:
     """Serve ``strategy`` as a program over stdin/stdout (or ``--tcp HOST PORT``);
     ``seeded`` offers ``--seed N``, for the bots whose choices are random."""
     main(
-        lambda args: make_bot(strategy, getattr(args, "seed", None)),
+        lambda args: make_bot(strategy, args.seed if seeded else None),
         SexprCodec(),
         argv,
-        configure=_seed_option if seeded else None,
+        seeded=seeded,
     )

@@ -11,7 +11,6 @@ Every built-in bot is this class with a different strategy, so the protocol is w
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Sequence
@@ -214,16 +213,12 @@ def make_bot(strategy: str, seed: int | None = None) -> TextPlayer:
     return TextPlayer(STRATEGIES[strategy](random.Random(seed)))
 
 
-def _seed_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
-
-
 def bot_main(strategy: str, argv: Sequence[str] | None = None, *, seeded: bool = False) -> None:
     """Serve ``strategy`` as a program over stdin/stdout (or ``--tcp HOST PORT``);
     ``seeded`` offers ``--seed N``, for the bots whose choices are random."""
     main(
-        lambda args: make_bot(strategy, getattr(args, "seed", None)),
+        lambda args: make_bot(strategy, args.seed if seeded else None),
         LineCodec(),
         argv,
-        configure=_seed_option if seeded else None,
+        seeded=seeded,
     )

@@ -125,10 +125,12 @@ def _reply(move: tuple[int, tuple[int, int] | None, tuple[int, int] | None]) -> 
 
 def run(
     make_bot: Callable[[argparse.Namespace], BotLogic],
-    configure: Callable[[argparse.ArgumentParser], None],
+    configure: Callable[[argparse.ArgumentParser], None] | None = None,
+    *,
+    seeded: bool = False,
 ) -> None:
     """Serve a bot over stdin/stdout (or ``--tcp``) speaking JSON lines."""
-    main(make_bot, JsonlCodec(), configure=configure)
+    main(make_bot, JsonlCodec(), configure=configure, seeded=seeded)
 
 
 def duel(white: Player, black: Player, position: Position | None = None) -> Position:

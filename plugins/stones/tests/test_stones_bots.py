@@ -261,3 +261,25 @@ def test_the_last_stacks_of_a_type_weigh_most():
     assert search.best_gain(counts, 4, [0, 1, 1, 2], 1) == loss[2]
     assert search.best_gain(counts, 4, [0, 1, 1, 0], 2) == loss[15] + loss[9]
     assert search.best_gain(counts, 4, [0, 0, 0, 0], 2) == 0
+
+
+def test_seed_option_repeats_a_bot_process_exactly():
+    import json
+    import subprocess
+    import sys
+
+    from arena_stones.engine import Position
+
+    request = json.dumps({"Color": 1}) + "\n"
+    request += json.dumps({"Board": {"state": Position.initial().matrix()}, "AllowedMoves": [1]})
+
+    def reply(seed: int) -> str:
+        argv = [sys.executable, "-m", "arena_stones.bots.random", "--seed", str(seed)]
+        done = subprocess.run(
+            argv, input=request + "\n", capture_output=True, text=True, timeout=30
+        )
+        return done.stdout
+
+    first, again = reply(4), reply(4)
+    assert first and first == again
+    assert {reply(s) for s in range(5, 10)} - {first}, "another seed plays another move"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import random
 
 from arena_stones.engine import Move, Position
@@ -40,9 +39,5 @@ def make(seed: int | None = None) -> GreedyPlayer:
     return GreedyPlayer(seed)
 
 
-def _configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=None, help="seed of the tie-breaks")
-
-
 if __name__ == "__main__":
-    run(lambda args: make(args.seed), _configure)
+    run(lambda args: make(args.seed), seeded=True)
