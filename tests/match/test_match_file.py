@@ -153,6 +153,15 @@ def test_defaults_are_filled_in(load: Load, tmp_path: Path) -> None:
     assert spec.bots == (BotSpec("a", builtin="random"), BotSpec("b", builtin="greedy"))
 
 
+def test_a_command_runs_in_the_match_files_folder_by_default(load: Load, tmp_path: Path) -> None:
+    text = 'game = "stones"\n' + TWO_BOTS + '[[bots]]\nname = "c"\ncmd = ["python3", "bot.py"]\n'
+    text += '[[bots]]\nname = "d"\ncmd = ["./d"]\ncwd = "bots"\n'
+    bots = load(text).bots
+    assert bots[2].cwd == str(tmp_path), "bot.py next to the match file is found"
+    assert bots[3].cwd == str(tmp_path / "bots")
+    assert bots[0].cwd is None, "a built-in bot needs no folder"
+
+
 @pytest.mark.parametrize(
     ("seats", "scorers"), [(1, ("wins",)), (2, ("wins", "elo")), (3, ("wins", "openskill"))]
 )
