@@ -90,8 +90,10 @@ class Outcome:
     """The result of one game.
 
     ``ranks[seat]`` is 1 for the winner(s); equal ranks are ties. ``scores`` are the game's
-    own points, if it has any. ``void`` games are stored but count in no standings;
-    ``disqualified`` seats are excluded from the rest of the run by policies that say so.
+    own points, if it has any. ``void`` games are stored but count in no standings.
+    ``disqualified`` seats are out of the whole RUN (the Speed Clue contest's policy): every
+    game their bots played is made void when this one is stored, and their later games are
+    not played. A game that only puts a seat out of itself ranks it last instead.
     """
 
     ranks: list[int]

@@ -89,6 +89,7 @@ class Runner:
         )
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
+        self.disqualified = store.disqualified(self.run.run_id)
         self.summary = RunSummary(self.run)
 
     def pending(self) -> list[ScheduledGame]:
@@ -137,8 +138,22 @@ class Runner:
             else:
                 await self._session(session, lineup)
 
+    def _skipped(self, game: ScheduledGame) -> bool:
+        """A game of a disqualified bot is not played: it is stored void, so that a resumed
+        run counts it as done and no standings count it."""
+        out = [name for name in game.seating if name in self.disqualified]
+        if not out:
+            return False
+        seats = len(game.seating)
+        outcome = Outcome([1] * seats, f"not played: {', '.join(out)} disqualified", void=True)
+        self.store.save_game(self.run.run_id, GameRecord(game=game, outcome=outcome))
+        self.summary.played += 1
+        return True
+
     async def _single_game(self, game: ScheduledGame, lineup: Lineup) -> None:
         """Bots live for this one game: connect, play, end every process."""
+        if self._skipped(game):
+            return
         self.hook.arena_game_start(run=self.run, game=game)
         log_dir = self.log_root / f"game-{game.index}"
         channels = await lineup.connect(game.seating, log_dir)
@@ -176,6 +191,8 @@ class Runner:
             if not opened:
                 return
             for game in games:
+                if self._skipped(game):
+                    continue
                 self.hook.arena_game_start(run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
@@ -231,6 +248,7 @@ class Runner:
             },
         )
         self.store.save_game(self.run.run_id, record)
+        self.disqualified.update(game.seating[seat] for seat in outcome.disqualified)
         self.summary.played += 1
         self.hook.arena_game_end(run=self.run, game=game, record=record)
 

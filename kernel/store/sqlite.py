@@ -257,6 +257,15 @@ class Store:
             )
         return self.run(key)
 
+    def disqualified(self, run_id: int) -> set[str]:
+        """The bots disqualified from the run (by a stored game's outcome)."""
+        rows = self._read(
+            "SELECT DISTINCT s.bot FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE g.run_id = ? AND s.disqualified",
+            (run_id,),
+        )
+        return {row[0] for row in rows}
+
     def finish_run(self, run_id: int) -> None:
         """Mark every scheduled game as played (``arena runs`` shows unfinished runs)."""
         with self._write() as db:
@@ -355,6 +364,16 @@ class Store:
                     for seat, bot in enumerate(scheduled.seating)
                 ],
             )
+            out = sorted({scheduled.seating[seat] for seat in outcome.disqualified})
+            if out:
+                # Out of the run: every game of a disqualified bot stops counting, in the
+                # same transaction, so a crash can never leave half of them counted.
+                marks = ", ".join("?" * len(out))
+                db.execute(
+                    "UPDATE games SET void = 1 WHERE run_id = ? AND id IN "
+                    f"(SELECT game_id FROM seats WHERE bot IN ({marks}))",
+                    (run_id, *out),
+                )
             db.executemany(
                 "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
                 [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],

@@ -1,0 +1,69 @@
+"""A bot disqualified from the run: its games stop counting and its later games are not
+played, also across a resumed run."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+
+from kernel import hookimpl
+from kernel.games.base import Outcome
+from kernel.runner.api import run_match
+from kernel.store import Store
+from kernel.testing.rps import BEATS, Rps
+
+
+class StrictRps(Rps):
+    """Rock-paper-scissors where a throw that is not a throw disqualifies the bot."""
+
+    name = "strictrps"
+
+    async def play(self, table, seed):
+        replies = await table.ask_many({0: "throw", 1: "throw"})
+        bad = [seat for seat, reply in replies.items() if reply.message not in BEATS]
+        if bad:
+            return Outcome.win(1 - bad[0], 2, "not a throw", disqualified=frozenset(bad))
+        return Outcome.draw(2, "one throw, no winner kept")
+
+
+def plugin():
+    module = types.ModuleType("strict_plugin")
+    module.arena_register_games = hookimpl(lambda register: register(StrictRps))
+    return module
+
+
+# Throws rock in its first two games, then something that is not a throw.
+FLAKY = """
+import sys
+throws = 0
+for line in sys.stdin:
+    if line.strip() == "throw":
+        throws += 1
+        print("rock" if throws <= 2 else "lizard", flush=True)
+    elif line.strip() == "bye":
+        print("bye", flush=True)
+"""
+STEADY = FLAKY.replace('"rock" if throws <= 2 else "lizard"', '"paper"')
+
+
+def test_a_disqualified_bot_is_out_of_the_run(write_match):
+    bots = ""
+    for name, script in (("flaky", FLAKY), ("p1", STEADY), ("p2", STEADY)):
+        bots += f'[[bots]]\nname = "{name}"\ncmd = {json.dumps([sys.executable, "-c", script])}\n'
+    path = write_match('game = "strictrps"\nconcurrency = 1\nrounds = 2\n' + bots)
+    summary = run_match(path, [plugin()])
+    assert summary.played == 12 and not summary.errors
+    with Store(summary.run.database) as store:
+        games = store.results(summary.run.run_id)
+        assert store.disqualified(summary.run.run_id) == {"flaky"}
+    flaky_games = [g for g in games if "flaky" in g.seating]
+    assert flaky_games and all(g.void for g in flaky_games), "every flaky game is void"
+    assert all(not g.void for g in games if "flaky" not in g.seating)
+    skipped = [g for g in flaky_games if g.reason.startswith("not played: flaky disqualified")]
+    assert skipped, "games after the disqualification were not played"
+    wins = summary.standings[0]
+    assert all(row[0] != "flaky" or row[1] == 0 for row in wins.rows), "flaky counts 0 games"
+
+    again = run_match(path, [plugin()])
+    assert again.played == 0 and again.skipped == 12
