@@ -66,7 +66,7 @@ def test_game_round_trip(store: Store) -> None:
         seating=("carol", "dave"),
         ranks=(1, 2),
         scores=(3.0, 1.5),
-        void=False,
+        void=True,  # a disqualified bot's games, this one included, stop counting
         disqualified=frozenset({1}),
         reason="by points",
         run_id=run.run_id,
@@ -258,3 +258,18 @@ def test_ten_thousand_events_store_fast(store: Store) -> None:
         timings.append(time.perf_counter() - start)
         assert game_id is not None and len(store.events(game_id)) == 10_000
     assert min(timings) < 0.1, timings
+
+
+def test_disqualification_voids_every_game_of_that_bot_at_once(store: Store) -> None:
+    run = store.open_run("dq", "league", "nim", {}, 4)
+    store.save_game(run.run_id, record(0))
+    other = GameRecord(
+        game=ScheduledGame(index=1, seed=5, seating=("carol", "dave")),
+        outcome=Outcome.win(0, 2, "fine"),
+    )
+    store.save_game(run.run_id, other)
+    out = record(2, Outcome.win(0, 2, "bob broke the rules", disqualified=frozenset({1})))
+    store.save_game(run.run_id, out)
+    voided = {g.index: g.void for g in store.results(run.run_id)}
+    assert voided == {0: True, 1: False, 2: True}
+    assert store.disqualified(run.run_id) == {"bob"}
