@@ -25,10 +25,12 @@ Top-level keys (they must come before the first ``[table]``):
     An integer (default 0). Each game's seed is derived from it and the game's number, so
     the same file plays the same games whatever the concurrency.
 ``seats``
-    Players per game: one of the counts the game supports. Default: its smallest.
+    Players per game: one of the counts the game supports (default: its smallest), or a
+    list of them (``[3, 4, 5, 6]``) to play every group size in one run, smallest first.
+    There must be at least as many bots as the largest count.
 ``format``
-    ``"round-robin"`` (default): every group of ``seats`` bots plays. ``"gauntlet"``: only
-    the groups that include the ``challenger``.
+    ``"round-robin"`` (default): every group of ``seats`` bots plays (of each size, with a
+    list). ``"gauntlet"``: only the groups that include the ``challenger``.
 ``challenger``
     Gauntlet only: the name of the bot under test. Default: the first bot.
 ``seatings``
@@ -51,8 +53,8 @@ Top-level keys (they must come before the first ``[table]``):
     Override the game's codec or transport with another installed one (``arena plugins``).
 ``scorers``
     The standings to compute, a list of installed scorer names. Default: ``"wins"`` plus
-    a rating: ``"elo"`` for two seats, ``"openskill"`` (Plackett-Luce) for three or more;
-    only those that are installed.
+    a rating: ``"elo"`` when every game has two seats, ``"openskill"`` (Plackett-Luce) when
+    any has three or more; only those that are installed.
 ``plugins``
     Extra plugin modules to load before anything else is checked, as import paths
     (``["my_package.arena_plugin"]``): a game, codec, transport or scorer that is not
@@ -220,14 +222,15 @@ def validate(raw: dict[str, Any], path: Path, text: str, registries: Registries)
     return _Validator(raw, path, text, registries).spec()
 
 
-def default_scorers(seats: int, registries: Registries) -> tuple[str, ...]:
-    """Wins plus the rating that fits the seat count: the standings most runs want.
+def default_scorers(seats: Sequence[int], registries: Registries) -> tuple[str, ...]:
+    """Wins plus the rating that fits the seat counts: the standings most runs want.
 
-    Elo is pairwise, so games of three or more seats get Plackett-Luce (``openskill``)
-    instead; one-seat games have no opponent to be rated against. Limited to the installed
-    scorers, so that files naming none still load where a rating plugin is missing.
+    Elo is pairwise, so it only fits when every game has two seats; as soon as any game
+    has three or more, Plackett-Luce (``openskill``) rates them all instead. One-seat games
+    have no opponent to be rated against. Limited to the installed scorers, so that files
+    naming none still load where a rating plugin is missing.
     """
-    rating = {1: (), 2: ("elo",)}.get(seats, ("openskill",))
+    rating = ("openskill",) if max(seats) >= 3 else ("elo",) if min(seats) == 2 else ()
     wanted = ("wins", *rating)
     return tuple(name for name in wanted if name in registries.scorers)
 
@@ -526,18 +529,45 @@ class _Validator(_Checker):
             )
         return name
 
-    def seats(self, game_cls: type[Game]) -> int:
+    def seats(self, game_cls: type[Game]) -> tuple[int, ...]:
+        """The seat counts, ascending: the order in which a round plays the group sizes."""
         supported = sorted(game_cls.seats)
-        seats = self.integer(self.raw, ("seats",), 1)
-        if seats is None:
-            return supported[0]
-        if seats not in supported:
-            self.fail(
-                ("seats",),
-                f'seats = {seats} is not supported by game "{game_cls.name}"; '
-                f"it supports {', '.join(map(str, supported))}",
-            )
-        return seats
+        value = self.raw.get("seats")
+        if value is None:
+            return (supported[0],)
+        counts = self.seat_list(value) if isinstance(value, list) else self.seat_count(value)
+        for count in counts:
+            if count not in supported:
+                self.fail(
+                    ("seats",),
+                    f'seats = {count} is not supported by game "{game_cls.name}"; '
+                    f"it supports {', '.join(map(str, supported))}",
+                )
+        return tuple(sorted(counts))
+
+    def seat_count(self, value: Any) -> list[int]:
+        """``seats = N``; a wrong type's message names both forms, since both are allowed."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.wrong_type(("seats",), "an integer or an array of integers", value)
+        if value < 1:
+            self.fail(("seats",), f"seats must be at least 1, not {value}")
+        return [value]
+
+    def seat_list(self, value: list[Any]) -> list[int]:
+        """``seats = [N, ...]``: each count once, as a repeat would replay the same groups."""
+        if not value:
+            self.fail(("seats",), "seats must not be empty")
+        for i, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, int):
+                self.fail(
+                    ("seats",),
+                    f"seats: item {i + 1} must be an integer, "
+                    f"not {_type_name(item)}{_show_value(item)}",
+                )
+        repeated = next((count for i, count in enumerate(value) if count in value[:i]), None)
+        if repeated is not None:
+            self.fail(("seats",), f"seats lists {repeated} twice")
+        return value
 
     def path_value(self, table: dict[str, Any], where: KeyPath) -> Path | None:
         value = self.string(table, where)
@@ -562,12 +592,12 @@ class _Validator(_Checker):
             )
         return name
 
-    def bots(self, game_cls: type[Game], seats: int) -> tuple[BotSpec, ...]:
+    def bots(self, game_cls: type[Game], seats: tuple[int, ...]) -> tuple[BotSpec, ...]:
         value = self.raw.get("bots")
         if value is None:
             self.fail(
                 (),
-                f"no bots: add at least {max(seats, 2)} [[bots]] tables, each with a name "
+                f"no bots: add at least {max(*seats, 2)} [[bots]] tables, each with a name "
                 'and cmd = ["program", "arg"...], builtin = "..." or connect = true',
             )
         if not isinstance(value, list):
@@ -584,12 +614,18 @@ class _Validator(_Checker):
                     ("bots", i, "name"), f'bots[{i + 1}]: bot name "{bot.name}" is used twice'
                 )
             bots.append(bot)
-        if len(bots) < seats:
+        self.enough_bots(seats, len(bots))
+        return tuple(bots)
+
+    def enough_bots(self, seats: tuple[int, ...], bots: int) -> None:
+        """The largest group needs a bot per seat; smaller groups then have enough too."""
+        needed = max(seats)
+        if bots < needed:
+            largest = "" if len(seats) == 1 else f" (the largest count in seats = {list(seats)})"
             self.fail(
                 ("bots",),
-                f"{seats} seats need at least {seats} bots, but there are {len(bots)}",
+                f"{needed} seats{largest} need at least {needed} bots, but there are {bots}",
             )
-        return tuple(bots)
 
     def bot(self, table: dict[str, Any], where: KeyPath, game_cls: type[Game]) -> BotSpec:
         label = _show_path(where)
@@ -706,7 +742,7 @@ class _Validator(_Checker):
                 self.wrong_type(where, "a table", options)
         return table
 
-    def scorers(self, seats: int) -> tuple[str, ...]:
+    def scorers(self, seats: tuple[int, ...]) -> tuple[str, ...]:
         names = self.str_list(self.raw, ("scorers",))
         if names is None:
             return default_scorers(seats, self.registries)

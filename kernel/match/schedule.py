@@ -27,14 +27,21 @@ def derive_seed(match_seed: int, index: int) -> int:
 
 
 def seatings(spec: MatchSpec) -> list[tuple[str, ...]]:
-    """One round: every group of ``spec.seats`` bots, in every seat order it gets.
+    """One round: every group of bots of each size in ``spec.seats``, in every seat order.
 
+    The seat counts come in ascending order, each with all its groups, so that a single
+    count gives exactly the schedule it always gave (stored runs resume game for game).
     Each group (in bot order) is expanded to all its rotations, which is enough for every
     bot to play every seat equally often, or to all its permutations when seat order
     relative to the other bots matters too. A gauntlet keeps only the challenger's groups.
     """
+    return [order for count in spec.seats for order in _seatings_of(spec, count)]
+
+
+def _seatings_of(spec: MatchSpec, count: int) -> list[tuple[str, ...]]:
+    """The groups of ``count`` bots (in bot order), each in its rotations or permutations."""
     names = [bot.name for bot in spec.bots]
-    groups = list(itertools.combinations(names, spec.seats))
+    groups = list(itertools.combinations(names, count))
     if spec.format == "gauntlet":
         challenger = spec.challenger or names[0]
         groups = [group for group in groups if challenger in group]

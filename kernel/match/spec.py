@@ -29,12 +29,16 @@ class BotSpec:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """The match file, validated. ``path`` is where it was read from (for messages)."""
+    """The match file, validated. ``path`` is where it was read from (for messages).
+
+    ``seats`` holds the seat counts to play, ascending: usually one, several when a run
+    plays every group size of a contest format (three to six players, say) in one go.
+    """
 
     path: Path
     game: str
     bots: tuple[BotSpec, ...]
-    seats: int
+    seats: tuple[int, ...]
     seed: int = 0
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     challenger: str | None = None
@@ -64,7 +68,7 @@ class MatchSpec:
         payload = {
             "game": self.game,
             "bots": [_bot_identity(b) for b in self.bots],
-            "seats": self.seats,
+            "seats": self._seats_key(),
             "seed": self.seed,
             "format": self.format,
             "challenger": self.challenger,
@@ -81,6 +85,11 @@ class MatchSpec:
         }
         blob = json.dumps(payload, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+    def _seats_key(self) -> int | list[int]:
+        """One count as the plain integer keys were made of before lists were allowed, so
+        that the stored runs of single-count files keep their keys and still resume."""
+        return self.seats[0] if len(self.seats) == 1 else list(self.seats)
 
 
 def _bot_identity(bot: BotSpec) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def _top_level(
     name = game_cls.name
     summary = f": {_first_line(game_cls.summary)}" if game_cls.summary else ""
     supported = ", ".join(str(n) for n in sorted(game_cls.seats))
-    scorers = default_scorers(seats, registries)
+    scorers = default_scorers((seats,), registries)
     scorers_line = (
         _kv("scorers", list(scorers)) if scorers else '# scorers = ["wins"]  # none installed'
     )
@@ -66,11 +66,12 @@ def _top_level(
 # Each game's seed is derived from this one: the same file plays the same games.
 seed = 0
 
-# Players per game ({name} supports {supported}).
+# Players per game ({name} supports {supported}). A list such as [3, 4] plays every
+# group size in one run, smallest first (with at least as many bots as the largest).
 {_kv("seats", seats)}
 
-# "round-robin": every group of `seats` bots plays. "gauntlet": only the groups that
-# include the challenger (default: the first bot).
+# "round-robin": every group of `seats` bots plays (of each size). "gauntlet": only the
+# groups that include the challenger (default: the first bot).
 format = "round-robin"
 # challenger = "..."
 

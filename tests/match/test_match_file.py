@@ -109,7 +109,7 @@ def test_full_file_sets_every_field(write, registries) -> None:
             ),
             BotSpec("c", connect=True),
         ),
-        seats=3,
+        seats=(3,),
         seed=-42,
         format="gauntlet",
         challenger="b",
@@ -136,7 +136,7 @@ def test_defaults_are_filled_in(load: Load, tmp_path: Path) -> None:
     spec = load('game = "stones"\n' + TWO_BOTS)
     assert spec.name == "match"
     assert spec.seed == 0
-    assert spec.seats == 2  # the game's smallest
+    assert spec.seats == (2,)  # the game's smallest
     assert (spec.format, spec.challenger, spec.seatings) == ("round-robin", None, "rotations")
     assert (spec.rounds, spec.games) == (1, None)
     assert spec.concurrency == (os.cpu_count() or 1)

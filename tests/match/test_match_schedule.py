@@ -21,7 +21,7 @@ def make_spec(bots: int, seats: int, **kw: Any) -> MatchSpec:
         path=Path("m.toml"),
         game="g",
         bots=tuple(BotSpec(f"b{n}", cmd=("x",)) for n in range(bots)),
-        seats=seats,
+        seats=(seats,),
         **kw,
     )
 

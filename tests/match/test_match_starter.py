@@ -57,8 +57,8 @@ def test_starter_loads_back_with_the_game_defaults(game: type[Game], tmp_path: P
     path = tmp_path / "match.toml"
     spec = validate(tomllib.loads(text), path, text, registries)
     assert spec.game == game.name
-    assert spec.seats == min(game.seats)
-    assert len(spec.bots) >= max(2, spec.seats)
+    assert spec.seats == (min(game.seats),)
+    assert len(spec.bots) >= max(2, *spec.seats)
     assert spec.game_options == game.validate_options({})
     assert spec.clock == dataclasses.asdict(game.clocks)
     if game.bots:
