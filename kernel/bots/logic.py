@@ -13,6 +13,14 @@ from typing import Any, Protocol, runtime_checkable
 
 @runtime_checkable
 class BotLogic(Protocol):
+    """A bot as the ``inproc`` transport and :mod:`kernel.bots.serve` drive it.
+
+    A bot whose protocol needs the identifier the arena gave it (Speed Clue's
+    ``<identifier> alive``) may also define ``identify(identifier: str) -> None``: the
+    ``inproc`` transport calls it before :meth:`start`, as a program would read it from its
+    command line.
+    """
+
     def start(self) -> list[Any]:
         """Messages to send as soon as the connection is up (a greeting); usually ``[]``."""
         ...

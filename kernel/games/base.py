@@ -139,6 +139,10 @@ class Game(ABC):
     whole sequence of games (Speed Clue, Liar's Dice)."""
     options: ClassVar[Mapping[str, Option]] = {}
     bots: ClassVar[Mapping[str, BuiltinBot]] = {}
+    bot_args: ClassVar[tuple[str, ...]] = ()
+    """Arguments appended to a ``cmd`` bot's command when it names no placeholder: how the
+    game's original server started its bots (Speed Clue: ``("{identifier}", "{port}")``),
+    so that a contest bot's plain command line works unchanged."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.config: dict[str, Any] = self.validate_options(dict(options or {}))

@@ -32,7 +32,8 @@ class Channel:
     taken as the answer to a later request.
     """
 
-    __slots__ = (
+    __slots__ = (  # __weakref__: games may keep per-session state in a WeakKeyDictionary
+        "__weakref__",
         "_deadline",
         "_decoder",
         "_inbox",
@@ -82,7 +83,16 @@ class Channel:
         return channel
 
     def attach(self, log: EventLog, seat: int) -> None:
-        """Route this channel's events to a game's log, under that game's seat number."""
+        """Route this channel's events to a game's log, under that game's seat number.
+
+        What the bot sent before any log was attached (a greeting written as soon as it
+        connected) is logged now, so that no transcript misses it.
+        """
+        if self.log is None:
+            for message, raw in self._inbox:
+                kind = "fault" if isinstance(message, Fault) else "recv"
+                text = f"{message}: {wire_text(raw)}" if kind == "fault" else wire_text(raw)
+                log.add(kind, seat, text)
         self.log = log
         self.seat = seat
 

@@ -202,6 +202,10 @@ class Runner:
                 )
                 if ok:
                     self._store(game, table, log, outcome, seated, log_dir)
+                # Between games (and after a bot's last one) what bots send goes to the
+                # session log, not into a game that is already stored.
+                for position, channel in enumerate(channels):
+                    channel.attach(session_log, position)
             closing = self.game.close_session(Table(channels, self.clocks, session_log))
             await self._guarded(label, closing)
         finally:

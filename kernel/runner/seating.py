@@ -15,7 +15,13 @@ from kernel.match.spec import BotSpec, MatchSpec
 from kernel.plugins.registry import Registries
 from kernel.referee.channel import Channel
 from kernel.referee.clocks import Clocks
-from kernel.transports.base import BotProgram, ConnectError, Launch, Transport
+from kernel.transports.base import (
+    BotProgram,
+    ConnectError,
+    Launch,
+    Transport,
+    uses_placeholders,
+)
 
 
 def safe_name(text: str) -> str:
@@ -46,6 +52,8 @@ class Lineup:
     def program(self, bot: BotSpec) -> BotProgram:
         inproc = None
         argv: tuple[str, ...] | None = bot.cmd
+        if argv is not None and not uses_placeholders(argv):
+            argv = (*argv, *type(self.game).bot_args)
         if bot.builtin is not None:
             builtin = type(self.game).bots[bot.builtin]
             argv = (*builtin.argv(), *bot.args)

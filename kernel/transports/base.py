@@ -117,6 +117,14 @@ class ConnectError(Exception):
     """A bot could not be started or did not connect in time."""
 
 
+PLACEHOLDERS = ("{identifier}", "{host}", "{port}")
+
+
+def uses_placeholders(argv: tuple[str, ...]) -> bool:
+    """Whether any argument names a placeholder (then the command says where they go)."""
+    return any(key in arg for arg in argv for key in PLACEHOLDERS)
+
+
 def expand_argv(argv: tuple[str, ...], **values: object) -> list[str]:
     """Fill ``{identifier}``, ``{host}``, ``{port}`` placeholders in a bot's argv.
 

@@ -108,6 +108,9 @@ class InprocTransport(Transport):
             raise ConnectError(f'bot "{launch.program.name}" has no in-process implementation')
         try:
             bot: BotLogic = factory()
+            identify = getattr(bot, "identify", None)
+            if identify is not None:
+                identify(launch.identifier)
             greeting = b"".join(map(launch.codec.encode, bot.start()))
         except Exception as exc:
             _log_traceback(launch, exc)

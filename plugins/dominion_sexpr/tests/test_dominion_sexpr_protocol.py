@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kernel.runner.api import run_match
-from kernel.store import Store
+from kernel.testing.results import stored_games
 
 NODE_BOT = Path(__file__).parent / "bots" / "money.js"
 
@@ -20,14 +20,6 @@ def node_bot():
     if node is None:
         pytest.skip("Node.js is not installed")
     return lambda *args: [node, str(NODE_BOT), *args]
-
-
-def stored(summary):
-    with Store(summary.run.database) as store:
-        return [
-            (g, store.game(g.game_id), store.events(g.game_id))
-            for g in store.results(summary.run.run_id)
-        ]
 
 
 @pytest.mark.parametrize(
@@ -42,7 +34,7 @@ def test_full_games_in_each_version(arena_match, node_bot, version, rival):
     )
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
-    for game, detail, events in stored(summary):
+    for game, detail, events in stored_games(summary):
         assert not detail.faults, detail.faults
         assert min(game.ranks) == 1 and max(game.scores) > 0
         sent = [e.text for e in events if e.kind == "send"]
@@ -68,7 +60,7 @@ def test_a_bad_reply_loses_the_game_by_default(arena_match, scripted_bot, reply,
     path = arena_match(
         "dominion_sexpr", {"bad": scripted_bot([{"reply": reply}]), "bm": "bigmoney"}, "games = 1"
     )
-    ((game, detail, _events),) = stored(run_match(path))
+    ((game, detail, _events),) = stored_games(run_match(path))
     bad = game.seating.index("bad")
     assert game.ranks[bad] == 2 and game.ranks[1 - bad] == 1
     assert str(detail.faults[0].kind) == kind and words in detail.faults[0].detail
@@ -81,7 +73,7 @@ def test_with_end_turn_a_bad_play_only_ends_the_turn(arena_match, scripted_bot):
         {"bad": scripted_bot([{"reply": "(fly away)"}]), "bm": "bigmoney"},
         'games = 1\n[game_options]\nbad_play = "end-turn"\nturn_cap = 10',
     )
-    ((game, detail, _events),) = stored(run_match(path))
+    ((game, detail, _events),) = stored_games(run_match(path))
     assert len(detail.faults) >= 5, "the bot kept its seat and misplayed every turn"
     assert "lost by" not in game.reason
 
@@ -98,7 +90,7 @@ def test_golden_first_move_messages(arena_match, version):
         {"a": "bigmoney", "b": "bigmoney"},
         f"games = 1\nseed = 5\n[game_options]\nversion = {version}",
     )
-    ((_game, _detail, events),) = stored(run_match(path))
+    ((_game, _detail, events),) = stored_games(run_match(path))
     moves = [e.text for e in events if e.kind == "send" and e.text.startswith("(move ")][:4]
     golden = (GOLDEN / f"first_moves_v{version}_seed5.txt").read_text().splitlines()
     assert moves == golden
@@ -108,11 +100,11 @@ def test_one_engine_two_protocols_same_results(arena_match):
     """Big Money against Big Money under the line protocol and under v3 of this one (same
     kingdom, curses included): the same seeds give the same games."""
     text = arena_match("dominion_text", {"a": "bigmoney", "b": "bigmoney"}, "rounds = 3")
-    text_results = [(g.ranks, g.scores) for g, _d, _e in stored(run_match(text))]
+    text_results = [(g.ranks, g.scores) for g, _d, _e in stored_games(run_match(text))]
     sexpr = arena_match(
         "dominion_sexpr",
         {"a": "bigmoney", "b": "bigmoney"},
         "rounds = 3\n[game_options]\nversion = 3",
     )
-    sexpr_results = [(g.ranks, g.scores) for g, _d, _e in stored(run_match(sexpr))]
+    sexpr_results = [(g.ranks, g.scores) for g, _d, _e in stored_games(run_match(sexpr))]
     assert len(text_results) == 6 and text_results == sexpr_results

@@ -13,7 +13,7 @@ from arena_dominion.cards import card
 from arena_dominion_text.game import cellar_discards
 
 from kernel.runner.api import run_match
-from kernel.store import Store
+from kernel.testing.results import stored_games
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -35,19 +35,11 @@ def match(arena_match):
     return lambda bots, extra="": arena_match("dominion_text", bots, extra)
 
 
-def stored(summary):
-    with Store(summary.run.database) as store:
-        return [
-            (g, store.game(g.game_id), store.events(g.game_id))
-            for g in store.results(summary.run.run_id)
-        ]
-
-
 def test_node_big_money_against_python_bots(match, node):
     path = match({"node": [node, str(BOTS / "bigmoney.js")], "bmu": "bmu"}, "rounds = 1")
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
-    for game, detail, events in stored(summary):
+    for game, detail, events in stored_games(summary):
         assert not detail.faults, detail.faults
         assert sorted(game.ranks)[0] == 1 and game.scores and max(game.scores) > 0
         sent = [e.text for e in events if e.kind == "send"]
@@ -70,7 +62,7 @@ def test_three_and_four_player_games_with_every_builtin_bot(match, players):
     )
     path = match(bots, f"seats = {players}\ngames = 1\n[game_options]\nturn_cap = 40")
     summary = run_match(path)
-    ((game, detail, _events),) = stored(summary)
+    ((game, detail, _events),) = stored_games(summary)
     assert summary.played == 1 and not summary.errors
     assert not detail.faults, detail.faults
     assert len(game.ranks) == players and min(game.ranks) == 1
@@ -84,7 +76,7 @@ def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match):
     bad = plan_bot(turn=["play-reply action smithy", "play-reply action smithy"])
     path = match({"bad": bad, "bm": "bigmoney"}, "games = 1")
     summary = run_match(path)
-    ((game, detail, events),) = stored(summary)
+    ((game, detail, events),) = stored_games(summary)
     seat = game.seating.index("bad")
     requests = turn_requests(events, seat)
     assert "actions 1 buys 1" in requests[0] and "actions 0 buys 1" in requests[1]
@@ -98,7 +90,7 @@ def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match):
 def test_garbage_reply_is_an_invalid_reply_not_a_crash(match):
     path = match({"bad": plan_bot(turn=["buy me a province"]), "bm": "bigmoney"}, "games = 1")
     summary = run_match(path)
-    ((_game, detail, _events),) = stored(summary)
+    ((_game, detail, _events),) = stored_games(summary)
     assert summary.played == 1 and not summary.errors
     assert "not a play-reply" in detail.faults[0].detail
 
@@ -108,7 +100,7 @@ def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match):
     # though a Copper (cost 0) comes after it in the list.
     bad = plan_bot(turn=["play-reply buy province copper"])
     path = match({"bad": bad, "bm": "bigmoney"}, "games = 1")
-    ((game, _detail, events),) = stored(run_match(path))
+    ((game, _detail, events),) = stored_games(run_match(path))
     me = f"player{game.seating.index('bad') + 1}"
     first_turn_end = [e.text for e in events if e.text.startswith(f"{me} gained")]
     assert not first_turn_end or "copper" not in first_turn_end[0].split()[:3]
@@ -120,7 +112,7 @@ def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match):
         "seats = 3\ngames = 1\n[clock]\nreply = 0.5",
     )
     summary = run_match(path)
-    ((game, detail, events),) = stored(summary)
+    ((game, detail, events),) = stored_games(summary)
     silent = game.seating.index("silent")
     assert game.ranks[silent] == 3 and sorted(game.ranks) == [1, 2, 3]
     assert [str(f.kind) for f in detail.faults] == ["timeout"]
@@ -132,7 +124,7 @@ def test_a_bot_that_does_not_confirm_the_version_is_disqualified(match):
     path = match(
         {"old": plan_bot(version="player player1 version 2"), "bm": "bigmoney"}, "games = 1"
     )
-    ((game, detail, _events),) = stored(run_match(path))
+    ((game, detail, _events),) = stored_games(run_match(path))
     assert game.ranks[game.seating.index("old")] == 2
     assert "did not confirm version 1" in detail.faults[0].detail
 
@@ -141,20 +133,23 @@ def test_invalid_attack_answers_get_random_discards(match):
     bad = plan_bot(attack=["play-reply discard banana", "play-reply reaction moat"])
     path = match({"bad": bad, "militia": "militia"}, "rounds = 1\n[game_options]\nturn_cap = 30")
     summary = run_match(path)
-    faults = [f for _g, d, _e in stored(summary) for f in d.faults]
+    faults = [f for _g, d, _e in stored_games(summary) for f in d.faults]
     assert faults, "the militia bot attacked within 30 turns"
     assert all(str(f.kind) == "illegal" for f in faults)
     assert any("banana" in f.detail for f in faults)
     assert any(f.detail == "reacted with a moat it does not hold" for f in faults)
     discarded = [
-        e.text for _g, _d, events in stored(summary) for e in events if " discarded " in e.text
+        e.text
+        for _g, _d, events in stored_games(summary)
+        for e in events
+        if " discarded " in e.text
     ]
     assert discarded, "the engine's random discards are announced"
 
 
 def test_a_bad_name_reply_gets_the_default_name_and_nothing_else(match):
     path = match({"odd": plan_bot(name="hello"), "bm": "bigmoney"}, "games = 1")
-    ((game, detail, events),) = stored(run_match(path))
+    ((game, detail, events),) = stored_games(run_match(path))
     seat = game.seating.index("odd")
     assert any(
         e.kind == "note" and e.text == f"player{seat + 1} is PLAYER{seat + 1}" for e in events

@@ -108,6 +108,8 @@ class Game:
     hands: tuple[tuple[str, ...], ...]
     eliminated: set[int] = field(default_factory=set)
     winner: int | None = None
+    by_accusation: bool = False
+    """Whether the winner accused correctly (else they were the last player standing)."""
     active: int = 0
     phase: Phase = Phase.SUGGEST
     suggestions: list[set[Triple]] = field(default_factory=list)
@@ -216,6 +218,7 @@ class Game:
         triple = self._triple((suspect, weapon, room))
         if triple == self.solution:
             self.winner = player
+            self.by_accusation = True
             self.phase = Phase.OVER
             return True
         self.eliminated.add(player)

@@ -52,7 +52,6 @@ def play_game(
     for seat, player in enumerate(players):
         player.reset(len(players), seat, game.hands[seat])
     turns = 0
-    by_accusation = False
     while not game.over:
         turns += 1
         if turns > max_turns:
@@ -89,7 +88,6 @@ def play_game(
             correct = game.accuse(active, *accusation)
         except RuleError as error:
             raise Violation(active, error.reason) from None
-        by_accusation = correct
         for player in players:
             player.observe_accusation(active, accusation, correct)
     assert game.winner is not None
@@ -97,5 +95,5 @@ def play_game(
         winner=game.winner,
         turns=turns,
         eliminated=frozenset(game.eliminated),
-        by_accusation=by_accusation,
+        by_accusation=game.by_accusation,
     )

@@ -8,20 +8,14 @@ import json
 import pytest
 
 from kernel.runner.api import run_match
-from kernel.store import Store
-
-
-def stored(summary):
-    with Store(summary.run.database) as store:
-        games = store.results(summary.run.run_id)
-        return [(g, store.game(g.game_id), store.events(g.game_id)) for g in games]
+from kernel.testing.results import stored_games
 
 
 def test_full_games_between_node_and_python_bots_end_with_a_winner(stones_match, node_bot):
     path = stones_match({"node": node_bot("--seed", "3"), "greedy": "greedy"}, "rounds = 2")
     summary = run_match(path)
     assert summary.played == 4 and not summary.errors
-    for game, detail, events in stored(summary):
+    for game, detail, events in stored_games(summary):
         assert sorted(game.ranks) == [1, 2]
         assert not detail.faults, detail.faults
         assert " wins: " in game.reason
@@ -43,7 +37,7 @@ def test_enums_as_strings_both_ways(stones_match, node_bot):
     )
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
-    for _game, detail, events in stored(summary):
+    for _game, detail, events in stored_games(summary):
         assert not detail.faults
         sent = [json.loads(e.text) for e in events if e.kind == "send"]
         assert sent[0] in ({"Color": "1"}, {"Color": "-1"})
@@ -77,7 +71,7 @@ def test_each_bad_reply_loses_with_its_reason(stones_match, node_bot, kind):
     )
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
-    for game, detail, _events in stored(summary):
+    for game, detail, _events in stored_games(summary):
         bad = game.seating.index("bad")
         assert game.ranks[bad] == 2 and game.ranks[1 - bad] == 1, game.reason
         assert [str(f.kind) for f in detail.faults] == [fault_kind], detail.faults
@@ -99,7 +93,7 @@ def test_each_bad_reply_loses_with_its_reason(stones_match, node_bot, kind):
 def test_replies_that_are_not_moves(stones_match, scripted_bot, reply, words):
     path = stones_match({"bad": scripted_bot([{"reply": reply}]), "random": "random"}, "games = 1")
     summary = run_match(path)
-    ((game, detail, _events),) = stored(summary)
+    ((game, detail, _events),) = stored_games(summary)
     assert game.seating == ("bad", "random") and game.ranks == (2, 1)
     assert [str(f.kind) for f in detail.faults] == ["illegal"]
     assert words in detail.faults[0].detail

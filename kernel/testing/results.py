@@ -1,0 +1,17 @@
+"""Reading a finished run back, for the assertions of game plugins' protocol tests."""
+
+from __future__ import annotations
+
+from kernel.runner.records import Event
+from kernel.runner.run import RunSummary
+from kernel.store import GameDetail, Store, StoredGame
+
+
+def stored_games(summary: RunSummary) -> list[tuple[StoredGame, GameDetail, list[Event]]]:
+    """``(result, detail, events)`` of every stored game of the run, in schedule order:
+    what a scorer sees, the faults and details, and the transcript."""
+    with Store(summary.run.database) as store:
+        return [
+            (g, store.game(g.game_id), store.events(g.game_id))
+            for g in store.results(summary.run.run_id)
+        ]

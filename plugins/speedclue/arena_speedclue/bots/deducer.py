@@ -1,0 +1,14 @@
+"""Speed Clue bot: a full knowledge base and the most informative suggestion (``--seed N``)."""
+
+from __future__ import annotations
+
+from arena_speedclue.bot import ClueBot, run
+from arena_speedclue.players import Deducer
+
+
+def make(seed: int | None = None) -> ClueBot:
+    return ClueBot(Deducer(seed))
+
+
+if __name__ == "__main__":
+    run(lambda args: Deducer(args.seed))

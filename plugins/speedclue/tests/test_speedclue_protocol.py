@@ -1,0 +1,198 @@
+"""The referee against real processes over real TCP: a Node.js bot written from the spec
+alone, a Python bot that breaks the game's rules, and the built-in bots. Every misbehaviour
+meets the match file's violation policy, and the run always completes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from arena_speedclue.rules import Game as Rules
+
+from kernel.match.schedule import derive_seed
+from kernel.runner.api import run_match
+from kernel.store import Store
+from kernel.testing.results import stored_games
+
+FAST = "[clock]\nreply = 1.0\nstartup = 2.0\n"
+
+
+TERMINATORS = {"lf": "\n", "nul": "\0", "crlf": "\r\n", "none": ""}
+
+
+@pytest.mark.parametrize("terminator", sorted(TERMINATORS))
+def test_replies_with_a_terminator_still_work(clue_match, node_bot, terminator):
+    bots = {
+        "node": node_bot("--terminator", terminator, "--seed", "5"),
+        "deducer": "deducer",
+        "random": "random",
+    }
+    summary = run_match(clue_match(bots, "games = 6\nconcurrency = 1"))
+    assert summary.played == 6 and not summary.errors
+    for result, detail, events in stored_games(summary):
+        assert not detail.faults and not result.void, detail.faults
+        node = result.seating.index("node")
+        replies = [e.text for e in events if e.kind == "recv" and e.seat == node]
+        # The referee read "ok" whatever the ending (the transcript keeps a NUL as sent).
+        assert replies[0].rstrip("\r\n\0") == "ok"
+        assert replies[0].endswith("\0") == (terminator == "nul")
+
+
+def run_with_bad_bot(clue_match, bad_argv, policy, extra="", rounds=1):
+    """Four bots, three seats: games without the bad bot exist, so a disqualification must
+    void exactly the bad bot's games."""
+    bots = {"bad": bad_argv, "deducer": "deducer", "random-1": "random", "random-2": "random"}
+    options = f'[game_options]\nviolations = "{policy}"\n{extra}'
+    text = f"concurrency = 1\nrounds = {rounds}\n{FAST}{options}"
+    summary = run_match(clue_match(bots, text))
+    assert summary.played == 12 * rounds and not summary.errors
+    return summary, stored_games(summary)
+
+
+def check_disqualified(summary, games, kind, words):
+    with Store(summary.run.database) as store:
+        assert store.disqualified(summary.run.run_id) == {"bad"}
+    with_bad = [(r, d) for r, d, _e in games if "bad" in r.seating]
+    assert all(r.void for r, _d in with_bad)
+    faulted = [d for _r, d in with_bad if d.faults]
+    assert len(faulted) == 1, "the first violation ends the bot's run"
+    (fault,) = faulted[0].faults
+    assert fault.kind == kind and words in fault.detail, fault
+    assert all(not r.void for r, _d, _e in games if "bad" not in r.seating)
+    wins = summary.standings[0]
+    rows = {row[0]: dict(zip(wins.columns, row, strict=True)) for row in wins.rows}
+    assert rows["bad"]["games"] == 0 and rows["deducer"]["games"] > 0
+
+
+MISBEHAVIOUR = {
+    # --misbehave KIND: (fault kind, words in the recorded reason)
+    "never-connect": ("connect", "did not connect"),
+    "wrong-alive": ("illegal", "wrong identifier"),
+    "late": ("timeout", "no reply within 1 s"),
+    "garbage": ("illegal", "expected 'suggest', got 'banana'"),
+    "repeat": ("illegal", "already suggested"),
+    "suicidal": ("illegal", "suicidal accusation"),
+    "crash": ("exit", "status 3"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MISBEHAVIOUR))
+def test_a_misbehaving_node_bot_is_disqualified_from_the_run(clue_match, node_bot, kind):
+    summary, games = run_with_bad_bot(clue_match, node_bot("--misbehave", kind), "disqualify")
+    check_disqualified(summary, games, *MISBEHAVIOUR[kind])
+
+
+FORFEITS = {
+    # --misbehave KIND: how many of the bad bot's 9 games it forfeits
+    "garbage": 1,  # only its first suggestion is garbage: it plays on in step
+    "late": 9,  # a timed-out bot is out of step, so out of its session
+    "crash": 9,
+    "never-connect": 9,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FORFEITS))
+def test_a_misbehaving_node_bot_forfeits_its_game(clue_match, node_bot, kind):
+    fault_kind, words = MISBEHAVIOUR[kind]
+    summary, games = run_with_bad_bot(clue_match, node_bot("--misbehave", kind), "forfeit")
+    with Store(summary.run.database) as store:
+        assert not store.disqualified(summary.run.run_id)
+    forfeits = []
+    for result, detail, events in games:
+        assert not result.void and result.ranks.count(1) == 1
+        if "bad" not in result.seating:
+            continue
+        bad = result.seating.index("bad")
+        if not detail.faults:
+            assert result.ranks[bad] in (1, 2)
+            continue
+        forfeits.append(result.index)
+        (fault,) = detail.faults
+        assert fault.kind == fault_kind and words in fault.detail
+        assert result.ranks[bad] == 3 and sorted(result.ranks)[:2] == [1, 2]
+        after = [e for e in events if e.seat == bad and e.kind == "send" and e.t > fault.at]
+        assert not after, "a passive seat gets no more messages in that game"
+    assert len(forfeits) == FORFEITS[kind]
+    if FORFEITS[kind] == 9:
+        later = [d.faults[0].detail for r, d, _e in games if "bad" in r.seating][1:]
+        why = "no alive handshake" if kind == "never-connect" else "out of the session since"
+        assert all(why in detail for detail in later)
+
+
+def test_a_late_reply_is_never_taken_for_the_next_answer(clue_match, node_bot):
+    # 120 games last well over the 1.5 s the bot takes, so its late reply does arrive.
+    late_bot = node_bot("--misbehave", "late", "--delay", "1500")
+    summary, games = run_with_bad_bot(clue_match, late_bot, "forfeit", rounds=10)
+    events = [(r, e) for r, _d, events in games for e in events if "bad" in r.seating]
+    late = [e.text for _r, e in events if e.kind == "late"]
+    # The late reply lands in whatever game runs when it comes, or between games.
+    session = Path(summary.run.database).parent / "logs" / f"run-{summary.run.run_id}" / "session-0"
+    late += [
+        line.split(": ", 1)[1]
+        for line in (session / "session.log").read_text().splitlines()
+        if " late " in line
+    ]
+    assert len(late) == 1 and late[0].startswith("suggest ")
+    answers = [e for r, e in events if e.kind == "recv" and e.seat == r.seating.index("bad")]
+    assert [e.text for e in answers] == ["ok"], "only the first reset was answered in time"
+
+
+def test_a_rule_breaking_bot_forfeits_each_game_it_breaks_the_rule_in(clue_match, node_bot):
+    _summary, games = run_with_bad_bot(clue_match, node_bot("--misbehave", "repeat"), "forfeit")
+    broke = [d.faults for r, d, _e in games if d.faults]
+    assert broke and all(f.kind == "illegal" and "already suggested" in f.detail for (f,) in broke)
+    played_on = [r for r, d, _e in games if "bad" in r.seating and not d.faults]
+    assert len(broke) + len(played_on) == 9
+
+
+def test_suicidal_accusations_are_just_wrong_when_the_rule_is_off(clue_match, node_bot):
+    summary, games = run_with_bad_bot(
+        clue_match,
+        node_bot("--misbehave", "suicidal"),
+        "disqualify",
+        "suicidal_accusation = false\n",
+    )
+    with Store(summary.run.database) as store:
+        assert not store.disqualified(summary.run.run_id)
+    accused = [
+        e.text
+        for r, _d, events in games
+        for e in events
+        if e.kind == "send"
+        and e.text.startswith("accusation ")
+        and "bad" in r.seating
+        and e.text.split()[1] == str(r.seating.index("bad"))
+    ]
+    assert accused and accused[0].endswith(" -")
+    assert all(not d.faults for _r, d, _e in games)
+
+
+def solution_of(game_index: int, seed: int = 0, players: int = 3) -> str:
+    rules = Rules.new(players, random.Random(derive_seed(seed, game_index)))
+    return " ".join(rules.solution)
+
+
+def test_missed_accusation_is_a_violation_unless_switched_off(clue_match, rule_breaker):
+    bots = {"bad": rule_breaker("--solution", solution_of(0)), "d": "deducer", "r": "random"}
+    on = run_match(clue_match(bots, "games = 1\n[game_options]\nviolations = 'forfeit'"))
+    ((result, detail, _events),) = stored_games(on)
+    assert result.seating[0] == "bad" and result.ranks[0] == 3
+    assert "missed accusation" in detail.faults[0].detail
+    off = clue_match(bots, "games = 1\nname = 'off'\n[game_options]\nmissed_accusation = false")
+    off.write_text(off.read_text().replace("arena.sqlite", "off.sqlite"))
+    summary = run_match(off)
+    ((result, detail, events),) = stored_games(summary)
+    assert not detail.faults and result.ranks[0] in (1, 2)
+    first = next(e for e in events if e.kind == "recv" and e.seat == 0 and "suggest" in e.text)
+    assert first.text == f"suggest {solution_of(0)}"
+
+
+def test_an_invalid_show_is_a_violation(clue_match, rule_breaker):
+    bots = {"bad": rule_breaker("--bad-show"), "d": "deducer", "r": "random"}
+    summary = run_match(clue_match(bots, "games = 6\nconcurrency = 1"))
+    assert summary.played == 6 and not summary.errors
+    voided = [(r, d) for r, d, _e in stored_games(summary) if d.faults]
+    assert len(voided) == 1
+    result, detail = voided[0]
+    assert result.void and "is not one of the suggested cards" in detail.faults[0].detail
