@@ -93,6 +93,67 @@ def test_a_bot_that_fails_to_start(make_launch):
     assert "no greeting today" in stderr_log_path(launch).read_text()
 
 
+class IdentifiedBot(EchoBot):
+    """Greets with the identifier the arena gave it, as Speed Clue's ``<id> alive``."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.identifier = "nobody"
+
+    def identify(self, identifier: str) -> None:
+        self.calls.append(f"identify {identifier}")
+        self.identifier = identifier
+
+    def start(self) -> list[Any]:
+        self.calls.append("start")
+        return [f"{self.identifier} alive"]
+
+
+class NamelessBot(IdentifiedBot):
+    def identify(self, identifier: str) -> None:
+        raise LookupError("who am I")
+
+
+def test_an_inproc_bot_learns_its_identifier_before_it_starts(make_launch):
+    made: list[IdentifiedBot] = []
+
+    def factory() -> IdentifiedBot:
+        made.append(IdentifiedBot())
+        return made[-1]
+
+    async def main():
+        conn = await InprocTransport().connect(make_launch(inproc=factory, identifier="3-clue"))
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        conn.write(b"x\n")
+        await rec.received(b"3-clue alive\necho x\nok\n")
+        await conn.close()
+
+    run(main())
+    assert made[0].calls == ["identify 3-clue", "start"]
+
+
+def test_a_bot_without_identify_starts_as_before(make_launch):
+    assert not hasattr(EchoBot(), "identify")
+
+    async def main():
+        conn = await InprocTransport().connect(make_launch(inproc=EchoBot, identifier="3-clue"))
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        await rec.received(b"hello\n")
+        await conn.close()
+
+    run(main())
+
+
+def test_a_bot_whose_identify_raises_fails_to_start(make_launch):
+    launch = make_launch(inproc=NamelessBot)
+    with pytest.raises(ConnectError) as caught:
+        run(InprocTransport().connect(launch))
+    assert str(caught.value).endswith('"bot": in-process bot raised LookupError: who am I')
+    assert "who am I" in stderr_log_path(launch).read_text()
+
+
 def test_undecodable_bytes_from_the_referee_are_a_referee_bug(make_launch):
     async def main():
         conn = await InprocTransport().connect(make_launch(inproc=EchoBot))
