@@ -1,0 +1,202 @@
+"""The Liar's Dice referee: the 2023 contest's protocol around :mod:`arena_liarsdice.rules`.
+
+Bots are TCP clients speaking JSON lines that stay connected for a whole session of games
+(``lifetime = "session"``). Each bot gets a fixed id for its session (1..N, in connection
+order); every game draws a new playing order from its seed. On every move every player
+still holding dice gets a ``move_request`` at once and all must answer within one reply
+clock; :func:`~arena_liarsdice.simulate.resolve` settles which reply counts (faults first,
+then the earliest challenge, then the mover's bid, ties to the earliest in playing order).
+After each round every player of the game gets ``round_over``.
+
+A reply that is missing, late, not JSON, of the wrong shape, for another ``message_id``, or
+illegal loses the round, and the reason is recorded. A bot that disconnects loses every
+round it is asked in until it is out of dice; the game goes on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from arena_liarsdice import wire
+from arena_liarsdice.rules import Game as Rules
+from arena_liarsdice.rules import RoundResult, Variant
+from arena_liarsdice.simulate import Fault, Reply, Resolution, apply, resolve
+from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.referee.clocks import Clocks
+from kernel.referee.faults import FaultKind
+
+if TYPE_CHECKING:
+    from kernel.referee.channel import Channel
+    from kernel.referee.table import Table
+
+
+@dataclass
+class Entrant:
+    """A bot for the length of its session: its id, the name it chose, its games so far."""
+
+    player_id: int
+    name: str | None = None
+    games: int = 0
+
+
+class Referee:
+    """One game: moves, resolution, ``round_over`` broadcasts, the ranking."""
+
+    def __init__(self, table: Table, rules: Rules, entrants: list[Entrant], spot_on: bool) -> None:
+        self.table = table
+        self.rules = rules
+        self.entrants = entrants
+        self.ids = [e.player_id for e in entrants]
+        self.spot_on = spot_on
+        self.out: list[int] = []
+        """Players in the order they lost their last die."""
+        self.faults: list[str] = []
+
+    async def play(self) -> Outcome:
+        while not self.rules.over:
+            result = apply(self.rules, await self.move())
+            if result is not None:
+                self.round_over(result)
+        return self.outcome()
+
+    async def move(self) -> Resolution:
+        rules = self.rules
+        active = rules.active()
+        others = [(self.ids[p], rules.dice[p]) for p in active]
+        ids = {p: self.message_id(p) for p in active}
+        requests = {
+            p: wire.move_request(
+                ids[p],
+                self.ids[p],
+                (self.entrants[p].games, rules.round_number, rules.move_number),
+                rules.hands[p],
+                others,
+                rules.last_bid,
+            )
+            for p in active
+        }
+        replies = await self.table.ask_many(requests)
+        moves: dict[int, Reply] = {}
+        for p, reply in replies.items():
+            self.names(p, reply.unsolicited)
+            message = reply.message
+            if reply.ok and wire.is_set_name(message):
+                # A greeting sent while the request was on its way: the answer follows.
+                self.names(p, [message])
+                left = max(self.table.clocks.reply - reply.elapsed, 0.0)
+                reply = await self.table.receive(p, timeout=left, clock="reply")
+                message = reply.message
+            if reply.fault is not None:
+                moves[p] = Fault(str(reply.fault))
+                continue
+            try:
+                moves[p] = wire.read_move(message, ids[p], self.spot_on)
+            except wire.WireError as error:
+                self.table.fault(p, FaultKind.ILLEGAL, str(error))
+                moves[p] = Fault(f"illegal: {error}")
+        resolution = resolve(rules, moves)
+        if resolution.kind == "fault" and not isinstance(moves[resolution.player], Fault):
+            self.table.fault(resolution.player, FaultKind.ILLEGAL, resolution.reason)
+        if resolution.kind == "fault":
+            name = self.table.name(resolution.player)
+            self.faults.append(f"round {rules.round_number}: {name} {resolution.reason}")
+        return resolution
+
+    def message_id(self, player: int) -> str:
+        rules = self.rules
+        game = self.entrants[player].games
+        return f"g{game}r{rules.round_number}m{rules.move_number}p{self.ids[player]}"
+
+    def names(self, player: int, messages: list[Any]) -> None:
+        """Honour the first ``set_name`` of a session; later ones are ignored."""
+        entrant = self.entrants[player]
+        for message in messages:
+            named = wire.is_set_name(message) and isinstance(message["name"], str)
+            if named and entrant.name is None:
+                entrant.name = message["name"][:64]
+
+    def round_over(self, result: RoundResult) -> None:
+        rules = self.rules
+        if rules.dice[result.loser] == 0:
+            self.out.append(result.loser)
+        loser = self.ids[result.loser]
+        challenger = wire.NOBODY if result.challenger is None else self.ids[result.challenger]
+        winner = wire.NOBODY if rules.winner is None else self.ids[rules.winner]
+        state = [(self.ids[p], rules.dice[p]) for p in range(rules.n_players)]
+        number = rules.round_number - (0 if rules.over else 1)
+        self.table.broadcast(
+            lambda p: wire.round_over(
+                self.ids[p],
+                (self.entrants[p].games, number),
+                state,
+                loser,
+                challenger,
+                winner,
+            )
+        )
+
+    def outcome(self) -> Outcome:
+        winner = self.rules.winner
+        assert winner is not None
+        n = self.rules.n_players
+        ranks = [1] * n
+        for place, player in enumerate(reversed(self.out), start=2):
+            ranks[player] = place
+        details = {
+            "playing_order": [self.table.name(p) for p in self.rules.order],
+            "out_in_order": [self.table.name(p) for p in self.out],
+            "rounds": self.rules.round_number,
+            "round_faults": self.faults,
+            "names": {self.table.name(p): e.name for p, e in enumerate(self.entrants) if e.name},
+        }
+        return Outcome(ranks, f"{self.table.name(winner)} has the last dice", details=details)
+
+
+TCP_ARGS = ("--tcp", "{host}", "{port}")
+
+
+class LiarsDice(Game):
+    name = "liarsdice"
+    summary = "Liar's Dice (2023 contest): simultaneous requests over TCP JSON lines, 2-8 players"
+    seats = (2, 3, 4, 5, 6, 7, 8)
+    codec = "jsonl"
+    transport = "tcp"
+    clocks = Clocks(startup=10.0, reply=3.0)
+    lifetime = "session"
+    options = {
+        "dice": Option(6, "dice per player at the start of a game", minimum=1, maximum=20),
+        "wild_ones": Option(False, "1s count as any face (not for bids on 1s)"),
+        "spot_on": Option(
+            False, 'allow the move "spot_on": the last bid is exactly right (or the caller loses)'
+        ),
+    }
+    bots = {
+        name: BuiltinBot.from_module(summary, f"arena_liarsdice.bots.{name}", *TCP_ARGS)
+        for name, summary in (
+            ("random", "random raises near the last bid, a challenge now and then"),
+            ("basic", "the contest's sample: challenge 1 in 5, else raise the count by one"),
+            ("prob", "binomial odds of the bid: challenges unlikely bids, bids the likeliest"),
+        )
+    }
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self._entrants: WeakKeyDictionary[Channel, Entrant] = WeakKeyDictionary()
+        """Each bot's session identity, by channel: the sessions of a run share this game."""
+
+    async def open_session(self, table: Table) -> None:
+        """Ids 1..N in connection order, fixed for the session."""
+        for seat in range(len(table)):
+            self._entrants[table.seats[seat].channel] = Entrant(seat + 1)
+
+    async def play(self, table: Table, seed: int) -> Outcome:
+        entrants = [self._entrants[table.seats[seat].channel] for seat in range(len(table))]
+        for entrant in entrants:
+            entrant.games += 1
+        variant = Variant(wild_ones=self.config["wild_ones"], spot_on=self.config["spot_on"])
+        rules = Rules.new(len(table), self.config["dice"], random.Random(seed), variant)
+        return await Referee(table, rules, entrants, self.config["spot_on"]).play()
