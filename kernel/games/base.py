@@ -139,6 +139,10 @@ class Game(ABC):
     whole sequence of games (Speed Clue, Liar's Dice)."""
     options: ClassVar[Mapping[str, Option]] = {}
     bots: ClassVar[Mapping[str, BuiltinBot]] = {}
+    tagged_replies: ClassVar[bool] = False
+    """Replies carry their request's id (Liar's Dice's ``message_id``): after a timeout the
+    next message is not taken for the late answer, the game itself sorts out stale replies
+    (see :class:`~kernel.referee.table.Table`)."""
     bot_args: ClassVar[tuple[str, ...]] = ()
     """Arguments appended to a ``cmd`` bot's command when it names no placeholder: how the
     game's original server started its bots (Speed Clue: ``("{identifier}", "{port}")``),

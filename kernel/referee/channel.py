@@ -50,6 +50,7 @@ class Channel:
         "name",
         "owed",
         "seat",
+        "tagged",
     )
 
     def __init__(
@@ -67,6 +68,8 @@ class Channel:
         self._timer: asyncio.TimerHandle | None = None
         self.flooded = False
         self.owed = 0
+        self.tagged = False
+        """Replies name their request (a message id): see :class:`~kernel.referee.table.Table`."""
         self.closed: Fault | None = None
         self.closed_in: EventLog | None = None
         """The game log that recorded the bot's exit as it happened (None: not logged)."""
@@ -201,7 +204,8 @@ class Channel:
         elapsed = time.monotonic() - self._sent_at
         self._waiter = None
         if result is _TIMEOUT:
-            self.owed += 1
+            if not self.tagged:
+                self.owed += 1
             return None, Fault(FaultKind.TIMEOUT, "no reply"), elapsed
         if isinstance(result, Fault):
             return None, result, elapsed

@@ -89,6 +89,7 @@ class Runner:
         )
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
+        self.tagged = game_cls.tagged_replies
         self.disqualified = store.disqualified(self.run.run_id)
         self.summary = RunSummary(self.run)
 
@@ -159,7 +160,7 @@ class Runner:
         channels = await lineup.connect(game.seating, log_dir)
         try:
             log = EventLog()
-            table = Table(channels, self.clocks, log)
+            table = Table(channels, self.clocks, log, tagged=self.tagged)
             ok, outcome = await self._guarded(f"game-{game.index}", self._whole_game(table, game))
         finally:
             await close_all(channels)
@@ -186,7 +187,9 @@ class Runner:
         by_name = dict(zip(entrants, channels, strict=True))
         session_log = EventLog()
         try:
-            opening = self.game.open_session(Table(channels, self.clocks, session_log))
+            opening = self.game.open_session(
+                Table(channels, self.clocks, session_log, tagged=self.tagged)
+            )
             opened, _ = await self._guarded(label, opening)
             if not opened:
                 return
@@ -196,7 +199,7 @@ class Runner:
                 self.hook.arena_game_start(run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
-                table = Table(seated, self.clocks, log)
+                table = Table(seated, self.clocks, log, tagged=self.tagged)
                 ok, outcome = await self._guarded(
                     f"game-{game.index}", self._checked_play(table, game)
                 )
@@ -206,7 +209,9 @@ class Runner:
                 # session log, not into a game that is already stored.
                 for position, channel in enumerate(channels):
                     channel.attach(session_log, position)
-            closing = self.game.close_session(Table(channels, self.clocks, session_log))
+            closing = self.game.close_session(
+                Table(channels, self.clocks, session_log, tagged=self.tagged)
+            )
             await self._guarded(label, closing)
         finally:
             await close_all(channels)

@@ -26,7 +26,9 @@ def scripted(steps: list[dict]) -> tuple[str, ...]:
     return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
 
 
-async def open_table(tmp_path: Path, scripts: list[list[dict]], clocks: Clocks = QUICK) -> Table:
+async def open_table(
+    tmp_path: Path, scripts: list[list[dict]], clocks: Clocks = QUICK, *, tagged: bool = False
+) -> Table:
     transport = StdioTransport()
     codec = LineCodec()
     channels = []
@@ -35,7 +37,7 @@ async def open_table(tmp_path: Path, scripts: list[list[dict]], clocks: Clocks =
             BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5
         )
         channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
-    return Table(channels, clocks, EventLog())
+    return Table(channels, clocks, EventLog(), tagged=tagged)
 
 
 async def close(table: Table) -> None:
@@ -107,6 +109,31 @@ def test_a_late_reply_is_never_the_answer_to_the_next_request(tmp_path: Path) ->
     assert first.fault.kind is FaultKind.TIMEOUT
     assert second.ok and second.message == "second"
     assert [e.text for e in table.log.events if e.kind == "late"] == ["late"]
+
+
+def test_with_tagged_replies_the_message_after_a_timeout_goes_to_the_game(
+    tmp_path: Path,
+) -> None:
+    """A protocol whose replies name their request: the late answer to "one" arrives while
+    "two" is waiting, and the game gets it to judge (it can tell it is stale) and then
+    waits on for the real answer."""
+
+    async def scenario():
+        steps = [{"sleep": 0.4, "reply": "re one"}, {"reply": "re two"}]
+        table = await open_table(tmp_path, [steps], tagged=True)
+        try:
+            first = await table.ask(0, "one", timeout=0.1)
+            stale = await table.ask(0, "two", timeout=2.0)
+            current = await table.receive(0, timeout=2.0, clock="reply")
+        finally:
+            await close(table)
+        return first, stale, current, table
+
+    first, stale, current, table = run(scenario())
+    assert first.fault.kind is FaultKind.TIMEOUT
+    assert stale.ok and stale.message == "re one"
+    assert current.ok and current.message == "re two"
+    assert not [e for e in table.log.events if e.kind == "late"]
 
 
 def test_unsolicited_messages_come_with_the_next_reply(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -31,6 +31,7 @@ from kernel.referee.faults import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.channel import Channel
+    from kernel.referee.table import Reply as TableReply
     from kernel.referee.table import Table
 
 
@@ -41,6 +42,8 @@ class Entrant:
     player_id: int
     name: str | None = None
     games: int = 0
+    issued: set[str] = field(default_factory=set)
+    """Every ``message_id`` sent to this bot, to tell a stale reply from a wrong one."""
 
 
 class Referee:
@@ -79,22 +82,18 @@ class Referee:
             )
             for p in active
         }
+        for p in active:
+            self.entrants[p].issued.add(ids[p])
         replies = await self.table.ask_many(requests)
         moves: dict[int, Reply] = {}
-        for p, reply in replies.items():
-            self.names(p, reply.unsolicited)
-            message = reply.message
-            if reply.ok and wire.is_set_name(message):
-                # A greeting sent while the request was on its way: the answer follows.
-                self.names(p, [message])
-                left = max(self.table.clocks.reply - reply.elapsed, 0.0)
-                reply = await self.table.receive(p, timeout=left, clock="reply")
-                message = reply.message
+        for p, first in replies.items():
+            self.names(p, first.unsolicited)
+            reply = await self.answer(p, first, ids[p])
             if reply.fault is not None:
                 moves[p] = Fault(str(reply.fault))
                 continue
             try:
-                moves[p] = wire.read_move(message, ids[p], self.spot_on)
+                moves[p] = wire.read_move(reply.message, ids[p], self.spot_on)
             except wire.WireError as error:
                 self.table.fault(p, FaultKind.ILLEGAL, str(error))
                 moves[p] = Fault(f"illegal: {error}")
@@ -105,6 +104,26 @@ class Referee:
             name = self.table.name(resolution.player)
             self.faults.append(f"round {rules.round_number}: {name} {resolution.reason}")
         return resolution
+
+    async def answer(self, player: int, reply: TableReply, message_id: str) -> TableReply:
+        """The reply to request ``message_id``, skipping what is not one: a ``set_name``
+        greeting, or a stale reply to an earlier request whose time ran out (it counts for
+        nothing), and waiting on for the real one within the same reply clock."""
+        spent = reply.elapsed
+        while reply.ok and (
+            wire.is_set_name(reply.message) or self.stale(player, reply.message, message_id)
+        ):
+            self.names(player, [reply.message])
+            left = max(self.table.clocks.reply - spent, 0.0)
+            reply = await self.table.receive(player, timeout=left, clock="reply")
+            spent += reply.elapsed
+        return reply
+
+    def stale(self, player: int, message: Any, message_id: str) -> bool:
+        if not isinstance(message, dict):
+            return False
+        old = message.get("message_id")
+        return old != message_id and old in self.entrants[player].issued
 
     def message_id(self, player: int) -> str:
         rules = self.rules
@@ -167,6 +186,7 @@ class LiarsDice(Game):
     transport = "tcp"
     clocks = Clocks(startup=10.0, reply=3.0)
     lifetime = "session"
+    tagged_replies = True
     options = {
         "dice": Option(6, "dice per player at the start of a game", minimum=1, maximum=20),
         "wild_ones": Option(False, "1s count as any face (not for bids on 1s)"),
