@@ -1,12 +1,15 @@
 """How strong the probability player is against the contest's sample strategy.
 
     python plugins/liarsdice/benchmarks/strength.py [--games 500] [--seed 2023] [--dice 6]
+                                                    [--referee]
 
-Plays in process with the rules engine (:func:`arena_liarsdice.simulate.play_game`), judged
-as the referee judges: ``prob`` against one ``basic`` (target: at least 75 % wins), against
-three ``basic`` (target: at least 60 %), and against ``random`` for reference. Each game draws
-``prob``'s seat and the playing order. Prints the win rate per line-up with its 95 % margin,
-the rounds per game and the time per game.
+``prob`` against one ``basic`` (target: at least 75 % wins), against three ``basic``
+(target: at least 60 %), and against ``random`` for reference. By default the games are
+played in process with the rules engine (:func:`arena_liarsdice.simulate.play_game`), judged
+as the referee judges, each drawing ``prob``'s seat and the playing order. ``--referee``
+plays them through the real referee instead: the built-in bots as TCP programs in one
+session per worker, seats rotating, results in a SQLite file in a temporary folder. Prints
+the win rate per line-up with its 95 % margin, the rounds per game and the time per game.
 """
 
 from __future__ import annotations
@@ -15,8 +18,12 @@ import argparse
 import math
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+from kernel.runner.api import run_match
+from kernel.store import Store
 
 try:
     import arena_liarsdice  # noqa: F401
@@ -51,15 +58,48 @@ def lineup(opponent: str, n: int, games: int, seed: int, dice: int) -> tuple[int
     return wins, rounds, time.perf_counter() - start
 
 
+def through_referee(
+    opponent: str, n: int, games: int, seed: int, dice: int
+) -> tuple[int, int, float]:
+    """The same as :func:`lineup`, played by the arena: ``prob`` and ``n - 1`` opponents."""
+    bots = [("prob", "prob")] + [(f"{opponent}-{i}", opponent) for i in range(1, n)]
+    lines = [
+        'game = "liarsdice"',
+        f"seats = {n}",
+        f"games = {games}",
+        f"seed = {seed}",
+        "concurrency = 2",
+        'scorers = ["wins"]',
+        'database = "strength.sqlite"',
+        f"[game_options]\ndice = {dice}",
+        *(f'[[bots]]\nname = "{name}"\nbuiltin = "{kind}"' for name, kind in bots),
+    ]
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "strength.toml"
+        path.write_text("\n".join(lines) + "\n")
+        summary = run_match(path)
+        if summary.errors:
+            raise SystemExit("\n".join(summary.errors))
+        wins = rounds = 0
+        with Store(summary.run.database) as store:
+            for result in store.results(summary.run.run_id):
+                wins += result.ranks[result.seating.index("prob")] == 1
+                rounds += store.game(result.game_id).details["rounds"]
+    return wins, rounds, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=2023)
     parser.add_argument("--dice", type=int, default=6, help="dice per player")
+    parser.add_argument("--referee", action="store_true", help="through the real referee")
     args = parser.parse_args()
+    play = through_referee if args.referee else lineup
     missed = False
     for opponent, n, target in LINEUPS:
-        wins, rounds, seconds = lineup(opponent, n, args.games, args.seed, args.dice)
+        wins, rounds, seconds = play(opponent, n, args.games, args.seed, args.dice)
         rate = wins / args.games
         margin = 1.96 * math.sqrt(rate * (1 - rate) / args.games)
         verdict = ""
