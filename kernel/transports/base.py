@@ -19,8 +19,10 @@ OnClosed = Callable[[str], None]
 class Limits:
     """Resource limits applied to every bot process (``None`` = no limit).
 
-    ``memory_mb`` limits the address space (RLIMIT_AS), not resident memory: a JVM reserves
-    far more than it uses and does not start below about 3 GiB, hence the 4 GiB default.
+    ``memory_mb`` limits the memory a bot can write to (RLIMIT_DATA: heap and private
+    writable mappings), not its address space: a JVM or a JavaScript engine reserves
+    gigabytes it never touches, and an address-space limit kills it mid-game (the JVM of
+    a real Speed Clue contest bot did under 4 GiB).
     Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
     """
 

@@ -98,7 +98,7 @@ def _apply_limits(limits: Limits) -> None:
     a tournament of crashing bots must not fill the disk.
     """
     wanted = {
-        resource.RLIMIT_AS: (limits.memory_mb << 20) if limits.memory_mb is not None else None,
+        resource.RLIMIT_DATA: (limits.memory_mb << 20) if limits.memory_mb is not None else None,
         resource.RLIMIT_CPU: limits.cpu_seconds,
         resource.RLIMIT_NPROC: limits.processes,
         resource.RLIMIT_CORE: 0,

@@ -210,6 +210,26 @@ def test_memory_limit(bot_script, make_launch):
     assert "MemoryError" in stderr_log_path(launch).read_text()
 
 
+def test_memory_limit_counts_what_a_bot_writes_not_what_it_reserves(bot_script, make_launch):
+    """A JVM reserves gigabytes of address space it never touches; only written memory
+    counts against ``memory_mb`` (an address-space limit killed a real contest bot)."""
+    bot = bot_script(
+        "import mmap\n"
+        "reserved = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_PRIVATE, prot=0)  # PROT_NONE\n"
+        "print('reserved', flush=True)\n"
+        "import sys; sys.stdin.read()"
+    )
+    launch = make_launch(bot, limits=Limits(memory_mb=200))
+
+    async def main():
+        conn, rec = await started(launch)
+        await rec.received(b"reserved\n")
+        await conn.close()
+        assert bytes(rec.data) == b"reserved\n", stderr_log_path(launch).read_text()
+
+    run(main())
+
+
 def test_cpu_limit(bot_script, make_launch):
     bot = bot_script("while True:\n    pass")
 
