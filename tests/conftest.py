@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import shutil
 import sys
 import textwrap
 import time
@@ -107,14 +106,6 @@ def write_match(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
-
-
-@pytest.fixture
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.skip("Node.js is not installed")
-    return path
 
 
 PYTHON = sys.executable

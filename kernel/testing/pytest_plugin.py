@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable
@@ -85,3 +86,12 @@ def arena_match(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+@pytest.fixture
+def arena_node() -> str:
+    """The path of Node.js, for tests with bots written in JavaScript; skips without it."""
+    path = shutil.which("node")
+    if path is None:
+        pytest.skip("Node.js is not installed")
+    return path

@@ -16,6 +16,7 @@ import pytest
 from kernel.runner.api import run_match
 from kernel.store import Store
 
+TCP = ("--tcp", "{host}", "{port}")
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 NIM_BOT = [sys.executable, "-m", "kernel.testing.nim_bot"]
 
@@ -31,7 +32,9 @@ def results(summary):
         return store, store.results(summary.run.run_id)
 
 
-def test_nim_over_tcp_with_python_and_node_bots(write_match, node, no_leftover_processes) -> None:
+def test_nim_over_tcp_with_python_and_node_bots(
+    write_match, arena_node, no_leftover_processes
+) -> None:
     path = write_match(
         """
         game = "nim"
@@ -41,7 +44,9 @@ def test_nim_over_tcp_with_python_and_node_bots(write_match, node, no_leftover_p
         """
         + '[[bots]]\nname = "py-optimal"\nbuiltin = "optimal"\n'
         + 'args = ["--tcp", "{host}", "{port}"]\n'
-        + bot("node-optimal", [node, str(BOTS / "nim.js"), "line", "--tcp", "{host}", "{port}"])
+        + bot(
+            "node-optimal", [arena_node, str(BOTS / "nim.js"), "line", "--tcp", "{host}", "{port}"]
+        )
         + bot("py-random", [*NIM_BOT, "random", "--tcp", "{host}", "{port}"])
     )
     summary = run_match(path)
@@ -54,14 +59,14 @@ def test_nim_over_tcp_with_python_and_node_bots(write_match, node, no_leftover_p
     assert wins["py-random"] < wins["py-optimal"] and wins["py-random"] < wins["node-optimal"]
 
 
-def test_nim_over_jsonl_with_node_bots(write_match, node) -> None:
+def test_nim_over_jsonl_with_node_bots(write_match, arena_node) -> None:
     path = write_match(
         """
         game = "nim"
         codec = "jsonl"
         """
-        + bot("a", [node, str(BOTS / "nim.js"), "jsonl"])
-        + bot("b", [node, str(BOTS / "nim.js"), "jsonl"])
+        + bot("a", [arena_node, str(BOTS / "nim.js"), "jsonl"])
+        + bot("b", [arena_node, str(BOTS / "nim.js"), "jsonl"])
     )
     summary = run_match(path)
     with Store(summary.run.database) as store:

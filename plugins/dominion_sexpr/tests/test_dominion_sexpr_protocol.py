@@ -3,7 +3,6 @@ every kind of bad reply, and one engine under two protocols."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,11 +14,8 @@ NODE_BOT = Path(__file__).parent / "bots" / "money.js"
 
 
 @pytest.fixture
-def node_bot():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
-    return lambda *args: [node, str(NODE_BOT), *args]
+def node_bot(arena_node: str):
+    return lambda *args: [arena_node, str(NODE_BOT), *args]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ each of the spec's rules for bad replies."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -23,20 +22,12 @@ def plan_bot(**plan) -> list[str]:
 
 
 @pytest.fixture
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.skip("Node.js is not installed")
-    return path
-
-
-@pytest.fixture
 def match(arena_match):
     return lambda bots, extra="": arena_match("dominion_text", bots, extra)
 
 
-def test_node_big_money_against_python_bots(match, node):
-    path = match({"node": [node, str(BOTS / "bigmoney.js")], "bmu": "bmu"}, "rounds = 1")
+def test_node_big_money_against_python_bots(match, arena_node):
+    path = match({"node": [arena_node, str(BOTS / "bigmoney.js")], "bmu": "bmu"}, "rounds = 1")
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors
     for game, detail, events in stored_games(summary):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,18 +11,10 @@ BOTS = Path(__file__).parent / "bots"
 
 
 @pytest.fixture
-def node() -> str:
-    path = shutil.which("node")
-    if path is None:
-        pytest.skip("Node.js is not installed")
-    return path
-
-
-@pytest.fixture
-def dice_bot(node: str) -> Callable[..., list[str]]:
+def dice_bot(arena_node: str) -> Callable[..., list[str]]:
     """``dice_bot("--misbehave", "late")`` -> argv of the Node.js bot written from the spec;
     it finds the port in ``ARENA_PORT``, as a bot told nothing on its command line would."""
-    return lambda *args: [node, str(BOTS / "dice_bot.js"), *args]
+    return lambda *args: [arena_node, str(BOTS / "dice_bot.js"), *args]
 
 
 @pytest.fixture

@@ -57,10 +57,10 @@ def port_is_free(port: int) -> bool:
     return True
 
 
-def test_a_bot_hard_wired_to_port_5533_plays(dice_match, node):
+def test_a_bot_hard_wired_to_port_5533_plays(dice_match, arena_node):
     if not port_is_free(5533):
         pytest.skip("port 5533 is in use on this machine")
-    sample = [node, str(BOTS / "contest_sample.js")]
+    sample = [arena_node, str(BOTS / "contest_sample.js")]
     text = "games = 4\nconcurrency = 1\n[transport_options.tcp]\nport = 5533"
     summary = run_match(dice_match({"sample": sample, "prob": "prob"}, text))
     assert summary.played == 4 and not summary.errors

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,13 +13,10 @@ RULE_BREAKER = Path(__file__).parent / "bots" / "rule_breaker.py"
 
 
 @pytest.fixture
-def node_bot() -> Callable[..., list[str]]:
+def node_bot(arena_node: str) -> Callable[..., list[str]]:
     """``node_bot("--misbehave", "late")`` -> argv of the Node.js bot written from the spec,
     with the argv template written out (``{identifier} {port}`` first, then options)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
-    return lambda *args: [node, str(NODE_BOT), "{identifier}", "{port}", *args]
+    return lambda *args: [arena_node, str(NODE_BOT), "{identifier}", "{port}", *args]
 
 
 @pytest.fixture

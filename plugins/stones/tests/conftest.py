@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,12 +11,9 @@ NODE_BOT = Path(__file__).parent / "bots" / "random_bot.js"
 
 
 @pytest.fixture
-def node_bot() -> Callable[..., list[str]]:
+def node_bot(arena_node: str) -> Callable[..., list[str]]:
     """``node_bot("--strings")`` -> the argv of the Node.js bot written from the spec."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed")
-    return lambda *args: [node, str(NODE_BOT), *args]
+    return lambda *args: [arena_node, str(NODE_BOT), *args]
 
 
 @pytest.fixture
