@@ -86,6 +86,17 @@ class Table:
         """The bot's name at ``seat`` (as the match file calls it)."""
         return self.seats[seat].name
 
+    def identifier(self, seat: int) -> str:
+        """The identifier the bot was launched with (``{identifier}`` in its argv), unique
+        in the run: what a protocol's handshake may have to repeat."""
+        return self.seats[seat].channel.identifier
+
+    def session_key(self, seat: int) -> Channel:
+        """The same object for a bot in every game of its session (and in the session's
+        ``open_session``/``close_session``), hashable and weakly referenceable: a
+        ``lifetime = "session"`` game keys per-bot state by it (a ``WeakKeyDictionary``)."""
+        return self.seats[seat].channel
+
     def alive(self, seat: int) -> bool:
         """False once the bot's process or connection is gone (it can answer nothing)."""
         return self.seats[seat].alive

@@ -211,10 +211,10 @@ class LiarsDice(Game):
     async def open_session(self, table: Table) -> None:
         """Ids 1..N in connection order, fixed for the session."""
         for seat in range(len(table)):
-            self._entrants[table.seats[seat].channel] = Entrant(seat + 1)
+            self._entrants[table.session_key(seat)] = Entrant(seat + 1)
 
     async def play(self, table: Table, seed: int) -> Outcome:
-        entrants = [self._entrants[table.seats[seat].channel] for seat in range(len(table))]
+        entrants = [self._entrants[table.session_key(seat)] for seat in range(len(table))]
         for entrant in entrants:
             entrant.games += 1
         variant = Variant(wild_ones=self.config["wild_ones"], spot_on=self.config["spot_on"])

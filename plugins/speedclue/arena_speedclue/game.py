@@ -330,26 +330,27 @@ class SpeedClue(Game):
         seats = range(len(table))
         replies = await asyncio.gather(*(table.receive(seat) for seat in seats))
         for seat, reply in zip(seats, replies, strict=True):
-            channel = table.seats[seat].channel
             fault = reply.fault
             if fault is None:
                 try:
-                    wire.read_alive(reply.message, channel.identifier)
+                    wire.read_alive(reply.message, table.identifier(seat))
                 except WireError as error:
                     fault = table.fault(seat, FaultKind.ILLEGAL, str(error))
             if fault is not None:
-                self._out[channel] = Fault(fault.kind, f"no alive handshake: {fault.detail}")
+                self._out[table.session_key(seat)] = Fault(
+                    fault.kind, f"no alive handshake: {fault.detail}"
+                )
 
     async def play(self, table: Table, seed: int) -> Outcome:
         out = {
             seat: fault
             for seat in range(len(table))
-            if (fault := self._out.get(table.seats[seat].channel)) is not None
+            if (fault := self._out.get(table.session_key(seat))) is not None
         }
 
         def retire(seat: int, fault: Fault) -> None:
             detail = f"out of the session since an earlier game ({fault})"
-            self._out[table.seats[seat].channel] = Fault(fault.kind, detail)
+            self._out[table.session_key(seat)] = Fault(fault.kind, detail)
 
         rules = Rules.new(len(table), random.Random(seed))
         return await Referee(table, rules, self.config, out, retire).play()
@@ -359,7 +360,7 @@ class SpeedClue(Game):
         ready = [
             seat
             for seat in range(len(table))
-            if table.alive(seat) and table.seats[seat].channel not in self._out
+            if table.alive(seat) and table.session_key(seat) not in self._out
         ]
         replies = await table.ask_many(dict.fromkeys(ready, "done"))
         for seat, reply in replies.items():
