@@ -198,7 +198,7 @@ class LiarsDice(Game):
         name: BuiltinBot.from_module(summary, f"arena_liarsdice.bots.{name}", *TCP_ARGS)
         for name, summary in (
             ("random", "random raises near the last bid, a challenge now and then"),
-            ("basic", "the contest's sample: challenge 1 in 5, else raise the count by one"),
+            ("basic", "the contest's sample: challenges 1 in 5 (any time), else one die more"),
             ("prob", "binomial odds of the bid: challenges unlikely bids, bids the likeliest"),
         )
     }

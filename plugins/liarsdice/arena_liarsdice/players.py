@@ -151,19 +151,23 @@ class RandomPlayer(Player):
 
 
 class BasicPlayer(Player):
-    """The contest repository's sample bot: open one of a face it holds, then raise by one."""
+    """The contest repository's sample bot (``bots/basic.js``), move for move.
+
+    Whenever a bid exists, on its turn or not, it challenges one time in five; otherwise,
+    on its turn, it bids the last bid's face (1 on the first move) with one die more. The
+    sample would then bid more dice than the table holds; this one challenges instead,
+    because a built-in bot never makes an illegal move.
+    """
 
     def move(self, view: View) -> Move:
+        if not view.first_move and self.rng.random() < 0.2:
+            return CHALLENGE
         if not view.my_turn:
             return PASS
-        if view.first_move:
-            return (self.rng.choice(view.hand), 1)
-        if self.rng.random() < 0.2:
-            return CHALLENGE
         face, count = view.last_bid
         if count + 1 > view.on_table:
             return CHALLENGE
-        return (face, count + 1)
+        return (max(face, 1), count + 1)
 
 
 class ProbPlayer(Player):

@@ -1,6 +1,7 @@
 """Liar's Dice bot: the contest's sample strategy (``--seed N``).
 
-Challenge one time in five, else raise the count by one.
+Whenever a bid exists it challenges one time in five, on its turn or not; otherwise, on
+its turn, it bids the last face with one die more.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// contest_sample.js - a Liar's Dice bot in the style of the 2023 contest's sample bot:
+// contest_sample.js - a Liar's Dice bot that behaves like the 2023 contest's sample bot:
 //
 //   node contest_sample.js
 //
 // No options, no environment: it connects to localhost:5533 (hard-coded, like the original),
-// sends {"name": "sample"} and plays: first bid [a face from its hand, 1]; with a bid,
-// challenge with probability 0.2, else raise the count by one (challenge if impossible);
-// "pass" when it is not its turn. It never answers round_over.
+// sends {"name": "sample"} and plays like it: whenever a bid exists, on its turn or not, it
+// challenges with probability 0.2; otherwise, on its turn, it bids the last face (1 at the
+// start of a round) with one die more (the original would then overbid the table; this one
+// challenges instead); "pass" when it is not its turn. It never answers round_over.
 'use strict';
 const net = require('net');
 
@@ -23,9 +24,9 @@ socket.on('data', (chunk) => {
     const total = msg.other_hands.reduce((sum, [, count]) => sum + count, 0);
     const [face, count] = msg.last_bid;
     let move = 'pass';
-    if (msg.other_hands[0][0] === 0) {
-      if (count === 0) move = [msg.your_hand[0], 1];
-      else move = Math.random() < 0.2 || count + 1 > total ? 'challenge' : [face, count + 1];
+    if (count > 0 && Math.random() < 0.2) move = 'challenge';
+    else if (msg.other_hands[0][0] === 0) {
+      move = count + 1 > total ? 'challenge' : [Math.max(face, 1), count + 1];
     }
     socket.write(JSON.stringify({ message_id: msg.message_id, move }) + '\n');
   }
