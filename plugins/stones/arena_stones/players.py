@@ -28,6 +28,7 @@ from arena_stones.engine import (
     Position,
     move_to_xy,
 )
+from arena_stones.wire import Encoder, parse_move
 from kernel.bots.logic import BotLogic
 from kernel.bots.serve import main
 from kernel.codecs.jsonl import JsonlCodec
@@ -42,6 +43,9 @@ STACK_VALUE: tuple[int, ...] = tuple(
 )
 """Worth of having ``n`` stacks of one type (a side has at most 30 stacks); ``n = 0`` has
 no worth of its own, the game is lost."""
+
+_ENCODER = Encoder()
+"""Bots answer with integer enums, whatever the referee sends."""
 
 
 def material(position: Position, who: int) -> int:
@@ -97,12 +101,12 @@ class Player(ABC):
             # Not a request of this game: nothing sensible to play, but the referee
             # should get an answer it can judge rather than silence until its timeout.
             print(f"bot: cannot read the request ({exc!r})", file=sys.stderr)
-            return _reply((PASS, None, None))
+            return _ENCODER.move(PASS, None, None)
         moves = position.legal_moves()
         if not moves:
             # No attack at the start of the turn: the game is lost whatever is sent.
-            return _reply((PASS, None, None))
-        return _reply(move_to_xy(self.choose(position)))
+            return _ENCODER.move(PASS, None, None)
+        return _ENCODER.move(*move_to_xy(self.choose(position)))
 
     def _player(self, allowed: list[int]) -> int:
         """Our colour; without a Color message, inferred from the last move's echo (a turn's
@@ -112,15 +116,6 @@ class Player(ABC):
         if not self.last_mover:
             return WHITE
         return -self.last_mover if allowed == [ATTACK] else self.last_mover
-
-
-def _reply(move: tuple[int, tuple[int, int] | None, tuple[int, int] | None]) -> dict[str, Any]:
-    kind, frm, to = move
-    return {
-        "Type": kind,
-        "From": None if frm is None else {"X": frm[0], "Y": frm[1]},
-        "To": None if to is None else {"X": to[0], "Y": to[1]},
-    }
 
 
 def run(
@@ -146,10 +141,9 @@ def duel(white: Player, black: Player, position: Position | None = None) -> Posi
         bot.on_message({"Color": color})
     while not position.winner():
         player = position.player
-        request = {"Board": {"state": position.matrix()}, "AllowedMoves": list(position.allowed())}
+        request = _ENCODER.request(position.matrix(), position.allowed())
         (reply,) = bots[player].on_message(request)
-        kind = reply["Type"]
-        frm, to = (None if p is None else (p["X"], p["Y"]) for p in (reply["From"], reply["To"]))
+        kind, frm, to = parse_move(reply)
         problem = position.judge(kind, frm, to)
         if problem is not None:
             raise ValueError(f"{COLOR_NAMES[player]} played an illegal move: {problem}")

@@ -56,8 +56,11 @@ def _integer(value: Any, what: str) -> int:
         raise WireError(f"{what} must be an integer, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value)  # "-2", " 3 " (str.isdigit would also pass "--1" or "²")
+        except ValueError:
+            pass
     raise WireError(f"{what} must be an integer, not {value!r}")
 
 

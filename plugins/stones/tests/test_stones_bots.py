@@ -30,6 +30,7 @@ from arena_stones.engine import (
     from_xy,
 )
 from arena_stones.players import Player, duel
+from arena_stones.wire import Encoder, parse_move
 
 from kernel.bots.logic import BotLogic
 
@@ -37,15 +38,7 @@ PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 
 
 def request(position: Position, strings: bool = False) -> dict:
-    allowed = [str(t) if strings else t for t in position.allowed()]
-    return {"Board": {"state": position.matrix()}, "AllowedMoves": allowed}
-
-
-def as_move(reply: dict) -> tuple:
-    def xy(loc):
-        return None if loc is None else (loc["X"], loc["Y"])
-
-    return reply["Type"], xy(reply["From"]), xy(reply["To"])
+    return Encoder(strings).request(position.matrix(), position.allowed())
 
 
 def middle_game(seed: int = 5, plies: int = 12) -> Position:
@@ -119,7 +112,7 @@ def test_enums_as_strings_are_understood_and_integers_sent():
     assert bot.on_message({"Color": "1"}) == []
     (reply,) = bot.on_message(request(position, strings=True))
     assert isinstance(reply["Type"], int) and reply["Type"] == ATTACK
-    assert position.judge(*as_move(reply)) is None
+    assert position.judge(*parse_move(reply)) is None
     echo = {"Player": "1", "Move": reply, "Winner": "0"}
     assert bot.on_message(echo) == []
     assert bot.on_message("garbage") == [] and bot.on_message({"Other": 1}) == []
@@ -133,13 +126,13 @@ def test_colour_is_inferred_from_the_echoes_without_a_color_message():
     bot = random_bot.make(0)
     bot.on_message({"Player": BLACK, "Move": {}, "Winner": 0})
     (reply,) = bot.on_message(request(position))
-    assert position.judge(*as_move(reply)) is None
+    assert position.judge(*parse_move(reply)) is None
     # White's next first request: the last echo was black's.
     position.play(PASS, None, None)
     bot = random_bot.make(0)
     bot.on_message({"Player": BLACK, "Move": {}, "Winner": 0})
     (reply,) = bot.on_message(request(position))
-    assert position.judge(*as_move(reply)) is None
+    assert position.judge(*parse_move(reply)) is None
 
 
 def test_a_request_that_is_no_board_gets_a_pass(capsys):
@@ -185,7 +178,7 @@ def test_search_keeps_to_its_budget_on_a_busy_position():
     (reply,) = bot.on_message(request(position))
     elapsed = time.perf_counter() - started
     assert elapsed < 0.5 + 0.1
-    assert position.judge(*as_move(reply)) is None
+    assert position.judge(*parse_move(reply)) is None
     assert bot.searcher.depth >= 2
 
 
@@ -228,26 +221,31 @@ def test_survey_counts_the_captures_the_move_generator_finds():
         position.apply(rng.choice(moves))
 
 
-@pytest.mark.parametrize(
-    ("module", "args"),
-    [("random", ["--seed", "3"]), ("greedy", ["--seed", "3"]), ("search", ["--time", "0.2"])],
-)
-def test_bot_program_answers_requests_over_stdin_and_stdout(module, args):
+def run_bot(module: str, args: list[str], messages: list[dict]) -> str:
+    """What a built-in bot program writes to stdout for ``messages`` on its stdin."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PLUGIN_ROOT), env.get("PYTHONPATH", "")])
-    position = Position.initial()
-    lines = [{"Color": "1"}, request(position, strings=True)]
     proc = subprocess.run(
         [sys.executable, "-m", f"arena_stones.bots.{module}", *args],
-        input="".join(json.dumps(m) + "\n" for m in lines),
+        input="".join(json.dumps(m) + "\n" for m in messages),
         capture_output=True,
         text=True,
         env=env,
         timeout=30,
         check=True,
     )
-    (line,) = proc.stdout.splitlines()
-    assert position.judge(*as_move(json.loads(line))) is None
+    return proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [("random", ["--seed", "3"]), ("greedy", ["--seed", "3"]), ("search", ["--time", "0.2"])],
+)
+def test_bot_program_answers_requests_over_stdin_and_stdout(module, args):
+    position = Position.initial()
+    out = run_bot(module, args, [{"Color": "1"}, request(position, strings=True)])
+    (line,) = out.splitlines()
+    assert position.judge(*parse_move(json.loads(line))) is None
 
 
 def test_the_last_stacks_of_a_type_weigh_most():
@@ -264,21 +262,10 @@ def test_the_last_stacks_of_a_type_weigh_most():
 
 
 def test_seed_option_repeats_a_bot_process_exactly():
-    import json
-    import subprocess
-    import sys
-
-    from arena_stones.engine import Position
-
-    request = json.dumps({"Color": 1}) + "\n"
-    request += json.dumps({"Board": {"state": Position.initial().matrix()}, "AllowedMoves": [1]})
+    messages = [{"Color": 1}, request(Position.initial())]
 
     def reply(seed: int) -> str:
-        argv = [sys.executable, "-m", "arena_stones.bots.random", "--seed", str(seed)]
-        done = subprocess.run(
-            argv, input=request + "\n", capture_output=True, text=True, timeout=30
-        )
-        return done.stdout
+        return run_bot("random", ["--seed", str(seed)], messages)
 
     first, again = reply(4), reply(4)
     assert first and first == again

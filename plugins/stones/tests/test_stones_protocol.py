@@ -87,6 +87,8 @@ def test_each_bad_reply_loses_with_its_reason(stones_match, node_bot, kind):
         ('{"Type": 7, "From": null, "To": null}', "Type 7 is not a move type"),
         ('{"Type": 1, "From": {"X": 1}, "To": null}', 'From must be null or {"X": x, "Y": y}'),
         ('{"Type": 1, "From": {"X": "a", "Y": 0}, "To": {"X": 0, "Y": 0}}', "From.X must be"),
+        ('{"Type": "--1", "From": null, "To": null}', "Type must be an integer, not '--1'"),
+        ('{"Type": 1, "From": {"X": "\u00b2", "Y": 0}, "To": null}', "From.X must be"),
         ("[1, 2, 3]", "a move must be a JSON object"),
     ],
 )

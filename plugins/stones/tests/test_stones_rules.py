@@ -530,7 +530,7 @@ def test_a_position_missing_a_type_is_already_decided():
         build(stacks, filler=False)
 
 
-def test_random_games_end_with_a_winner_and_conserve_the_pieces():
+def test_random_games_end_with_a_winner_after_captures():
     for seed in range(40):
         rng = random.Random(seed)
         position = Position.initial("random" if seed % 2 else "fixed", random.Random(seed))
@@ -541,5 +541,5 @@ def test_random_games_end_with_a_winner_and_conserve_the_pieces():
         assert position.winner() in (WHITE, BLACK)
         assert position.reason()
         assert plies < 2 * TOTAL_PIECES  # every turn starts with a capture
-        on_board = sum(height(v) for row in position.matrix() for v in row)
-        assert on_board < TOTAL_PIECES
+        pieces = sum(height(v) for row in position.matrix() for v in row)
+        assert pieces < TOTAL_PIECES

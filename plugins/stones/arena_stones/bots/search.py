@@ -15,8 +15,8 @@ import argparse
 import time
 
 from arena_stones.board import FORWARD_RAYS, NCELLS
-from arena_stones.engine import ATTACK, PASS, Move, Position
-from arena_stones.players import STACK_VALUE, Player, run
+from arena_stones.engine import ATTACK, PASS, WHITE, Move, Position
+from arena_stones.players import STACK_VALUE, Player, material, run
 
 WIN = 1_000_000
 """A decided game; a win found ``ply`` requests ahead scores ``WIN - ply``, so the
@@ -140,19 +140,8 @@ def evaluate(position: Position) -> int:
     """The position's worth to the side to move, in :data:`STACK_VALUE` units; ``-WIN``
     when it is lost there and then (no capture at the start of a turn)."""
     counts = position.counts
-    value = STACK_VALUE
     heights, attacks_w, attacks_b, threat_w, threat_b = survey(position.cells)
-    score = (
-        value[counts[1]]
-        + value[counts[2]]
-        + value[counts[3]]
-        - value[counts[5]]
-        - value[counts[6]]
-        - value[counts[7]]
-        + heights
-        + MOBILITY[attacks_w]
-        - MOBILITY[attacks_b]
-    )
+    score = material(position, WHITE) + heights + MOBILITY[attacks_w] - MOBILITY[attacks_b]
     mine = 2 if position.phase == 0 else 1
     if position.player > 0:
         if not attacks_w and position.phase == 0:
