@@ -1,6 +1,5 @@
 """Codecs: how messages are framed and encoded on a byte stream."""
 
 from kernel.codecs.base import DEFAULT_MAX_MESSAGE, Codec, Decoded, Decoder
-from kernel.codecs.sexpr import Symbol
 
-__all__ = ["DEFAULT_MAX_MESSAGE", "Codec", "Decoded", "Decoder", "Symbol"]
+__all__ = ["DEFAULT_MAX_MESSAGE", "Codec", "Decoded", "Decoder"]

@@ -666,7 +666,7 @@ class _Validator(_Checker):
         env = self.env(table, (*where, "env"))
         cwd = self.path_value(table, (*where, "cwd"))
         if cwd is None and cmd:
-            cwd = self.path.parent  # relative paths in a bot's command mean what they say
+            cwd = self.folder  # relative paths in a bot's command mean what they say
         # Nothing is started for these bots, and an in-process bot has no transport either:
         # a key that would be silently ignored is a mistake worth reporting.
         started = "connect = true" if connect else "inproc = true" if inproc else None

@@ -54,8 +54,19 @@ class Channel:
     )
 
     def __init__(
-        self, name: str, identifier: str, connection: Connection | None, codec: Codec
+        self,
+        name: str,
+        identifier: str,
+        connection: Connection | None,
+        codec: Codec,
+        *,
+        tagged: bool = False,
     ) -> None:
+        """``tagged``: the protocol's replies name their request (Liar's Dice's
+        ``message_id``), so a message after a timeout is not assumed to be the late answer:
+        it goes to the game, which tells a stale reply from the current one (and may wait on
+        with ``Table.receive``). Untagged, the next message after a timeout is taken as the
+        late answer and never as the reply to a later request."""
         self.name = name
         self.identifier = identifier
         self.connection = connection
@@ -68,8 +79,7 @@ class Channel:
         self._timer: asyncio.TimerHandle | None = None
         self.flooded = False
         self.owed = 0
-        self.tagged = False
-        """Replies name their request (a message id): see :class:`~kernel.referee.table.Table`."""
+        self.tagged = tagged
         self.closed: Fault | None = None
         self.closed_in: EventLog | None = None
         """The game log that recorded the bot's exit as it happened (None: not logged)."""

@@ -63,20 +63,12 @@ Clock = Literal["reply", "startup"]
 class Table:
     """The seats of one game, in seating order, with their clocks and the game's event log."""
 
-    def __init__(
-        self, channels: Sequence[Channel], clocks: Clocks, log: EventLog, *, tagged: bool = False
-    ) -> None:
-        """``tagged``: the protocol's replies name their request (Liar's Dice's
-        ``message_id``), so a message after a timeout is not assumed to be the late answer:
-        it is handed to the game, which tells a stale reply from the current one (and may
-        wait on with :meth:`receive`). Untagged, the next message after a timeout is taken
-        as the late answer and never as the reply to a later request."""
+    def __init__(self, channels: Sequence[Channel], clocks: Clocks, log: EventLog) -> None:
         self.clocks = clocks
         self.log = log
         self.seats = [Seat(i, ch, clocks.game) for i, ch in enumerate(channels)]
         for seat in self.seats:
             seat.channel.attach(log, seat.index)
-            seat.channel.tagged = tagged
         self.faults: list[Fault] = []
 
     def __len__(self) -> int:

@@ -89,7 +89,6 @@ class Runner:
         )
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
-        self.tagged = game_cls.tagged_replies
         self.disqualified = store.disqualified(self.run.run_id)
         self.summary = RunSummary(self.run)
 
@@ -160,7 +159,7 @@ class Runner:
         channels = await lineup.connect(game.seating, log_dir)
         try:
             log = EventLog()
-            table = Table(channels, self.clocks, log, tagged=self.tagged)
+            table = Table(channels, self.clocks, log)
             ok, outcome = await self._guarded(f"game-{game.index}", self._whole_game(table, game))
         finally:
             await close_all(channels)
@@ -187,9 +186,7 @@ class Runner:
         by_name = dict(zip(entrants, channels, strict=True))
         session_log = EventLog()
         try:
-            opening = self.game.open_session(
-                Table(channels, self.clocks, session_log, tagged=self.tagged)
-            )
+            opening = self.game.open_session(Table(channels, self.clocks, session_log))
             opened, _ = await self._guarded(label, opening)
             if not opened:
                 return
@@ -199,7 +196,7 @@ class Runner:
                 self.hook.arena_game_start(run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
-                table = Table(seated, self.clocks, log, tagged=self.tagged)
+                table = Table(seated, self.clocks, log)
                 ok, outcome = await self._guarded(
                     f"game-{game.index}", self._checked_play(table, game)
                 )
@@ -209,9 +206,7 @@ class Runner:
                 # session log, not into a game that is already stored.
                 for position, channel in enumerate(channels):
                     channel.attach(session_log, position)
-            closing = self.game.close_session(
-                Table(channels, self.clocks, session_log, tagged=self.tagged)
-            )
+            closing = self.game.close_session(Table(channels, self.clocks, session_log))
             await self._guarded(label, closing)
         finally:
             await close_all(channels)
@@ -243,6 +238,10 @@ class Runner:
         channels: Sequence[Channel],
         log_dir: Path,
     ) -> None:
+        if self.disqualified.intersection(game.seating):
+            # Played while another game put one of its bots out of the run (several games
+            # at once): it must not count either.
+            outcome = dataclasses.replace(outcome, void=True)
         record = GameRecord(
             game=game,
             outcome=outcome,
@@ -267,6 +266,12 @@ def _check_outcome(outcome: Any, seats: int) -> None:
         raise RefereeError(f"play() returned {type(outcome).__name__}, not an Outcome")
     if len(outcome.ranks) != seats or any(not isinstance(r, int) or r < 1 for r in outcome.ranks):
         raise RefereeError(f"outcome ranks {outcome.ranks!r} do not fit {seats} seats")
+    if outcome.scores is not None and len(outcome.scores) != seats:
+        raise RefereeError(f"outcome scores {outcome.scores!r} do not fit {seats} seats")
+    if any(not isinstance(s, int) or not 0 <= s < seats for s in outcome.disqualified):
+        raise RefereeError(
+            f"outcome disqualifies {set(outcome.disqualified)!r}, not seats of {seats}"
+        )
 
 
 def _write_session_log(path: Path, log: EventLog, entrants: Sequence[str]) -> None:

@@ -105,7 +105,8 @@ class Lineup:
                 connection = await self.transport_for(bot).connect(launch)
             except ConnectError as exc:
                 return Channel.failed(name, identifier, self.codec, str(exc))
-            return Channel(name, identifier, connection, self.codec)
+            tagged = type(self.game).tagged_replies
+            return Channel(name, identifier, connection, self.codec, tagged=tagged)
 
         return list(await asyncio.gather(*(one(i, n) for i, n in enumerate(names))))
 

@@ -19,10 +19,10 @@ OnClosed = Callable[[str], None]
 class Limits:
     """Resource limits applied to every bot process (``None`` = no limit).
 
-    ``memory_mb`` limits the memory a bot can write to (RLIMIT_DATA: heap and private
-    writable mappings), not its address space: a JVM or a JavaScript engine reserves
-    gigabytes it never touches, and an address-space limit kills it mid-game (the JVM of
-    a real Speed Clue contest bot did under 4 GiB).
+    ``memory_mb`` limits a bot's private writable mappings, heap included (RLIMIT_DATA),
+    not its address space: the address space a JVM or a JavaScript engine reserves
+    (``PROT_NONE`` until used) does not count, while an address-space limit kills such a bot
+    mid-game (the JVM of a real Speed Clue contest bot died under 4 GiB).
     Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
     """
 

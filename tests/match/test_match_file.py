@@ -162,6 +162,17 @@ def test_a_command_runs_in_the_match_files_folder_by_default(load: Load, tmp_pat
     assert bots[0].cwd is None, "a built-in bot needs no folder"
 
 
+def test_the_run_key_does_not_depend_on_how_the_path_is_written(
+    write, registries, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = 'game = "stones"\n' + TWO_BOTS + '[[bots]]\nname = "c"\ncmd = ["python3", "bot.py"]\n'
+    absolute = load_match(write(text), lambda plugins: registries)
+    monkeypatch.chdir(tmp_path)
+    relative = load_match(Path("match.toml"), lambda plugins: registries)
+    assert relative.bots[2].cwd == str(tmp_path)
+    assert relative.key() == absolute.key()
+
+
 @pytest.mark.parametrize(
     ("seats", "scorers"), [(1, ("wins",)), (2, ("wins", "elo")), (3, ("wins", "openskill"))]
 )

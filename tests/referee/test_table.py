@@ -36,8 +36,9 @@ async def open_table(
         launch = Launch(
             BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5
         )
-        channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
-    return Table(channels, clocks, EventLog(), tagged=tagged)
+        connection = await transport.connect(launch)
+        channels.append(Channel(f"bot{i}", f"bot{i}", connection, codec, tagged=tagged))
+    return Table(channels, clocks, EventLog())
 
 
 async def close(table: Table) -> None:

@@ -81,3 +81,18 @@ def test_a_failing_session_opening_loses_that_session_only(write_match) -> None:
     summary = run_match(path, [plugin(BadSession)])
     assert summary.played == 0
     assert summary.errors and all("handshake bug" in e for e in summary.errors)
+
+
+class NoSuchSeat(Nim):
+    """Disqualifies a seat the game does not have."""
+
+    name = "nosuchseat"
+
+    async def play(self, table, seed):
+        return Outcome.win(0, 2, "seat 5 cheated", disqualified=frozenset({5}))
+
+
+def test_an_outcome_disqualifying_a_missing_seat_costs_its_game(write_match) -> None:
+    summary = run_match(write_match('game = "nosuchseat"\n' + BOTS), [plugin(NoSuchSeat)])
+    assert summary.played == 0 and len(summary.errors) == 2
+    assert all("disqualifies {5}, not seats of 2" in e for e in summary.errors)

@@ -3,6 +3,7 @@ played, also across a resumed run."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import types
@@ -11,6 +12,7 @@ from kernel import hookimpl
 from kernel.games.base import Outcome
 from kernel.runner.api import run_match
 from kernel.store import Store
+from kernel.testing.nim import Nim
 from kernel.testing.rps import BEATS, Rps
 
 
@@ -67,3 +69,45 @@ def test_a_disqualified_bot_is_out_of_the_run(write_match):
 
     again = run_match(path, [plugin()])
     assert again.played == 0 and again.skipped == 12
+
+
+class SlowNim(Nim):
+    """The first game to start disqualifies its seat 0 at once; every other game finishes
+    only after that one is stored, so it is still being played when its bot is put out."""
+
+    name = "slownim"
+    started = 0
+    stored: asyncio.Event | None = None
+
+    async def play(self, table, seed):
+        SlowNim.started += 1
+        if SlowNim.started == 1:
+            SlowNim.stored = asyncio.Event()
+            return Outcome.win(1, 2, "seat 0 cheated", disqualified=frozenset({0}))
+        assert SlowNim.stored is not None
+        await SlowNim.stored.wait()
+        return Outcome.win(0, 2, "seat 0 won")
+
+
+def slow_plugin():
+    module = types.ModuleType("slow_plugin")
+    module.arena_register_games = hookimpl(lambda register: register(SlowNim))
+
+    def arena_game_end(run, game, record):
+        if record.outcome.disqualified and SlowNim.stored is not None:
+            SlowNim.stored.set()
+
+    module.arena_game_end = hookimpl(arena_game_end)
+    return module
+
+
+def test_a_game_in_play_when_its_bot_is_disqualified_does_not_count(write_match):
+    bots = "".join(
+        f'[[bots]]\nname = "{name}"\nbuiltin = "random"\ninproc = true\n' for name in "ab"
+    )
+    path = write_match('game = "slownim"\nconcurrency = 2\n' + bots)
+    summary = run_match(path, [slow_plugin()])
+    assert summary.played == 2 and not summary.errors
+    with Store(summary.run.database) as store:
+        games = store.results(summary.run.run_id)
+    assert [g.void for g in games] == [True, True]

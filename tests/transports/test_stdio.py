@@ -210,7 +210,7 @@ def test_memory_limit(bot_script, make_launch):
     assert "MemoryError" in stderr_log_path(launch).read_text()
 
 
-def test_memory_limit_counts_what_a_bot_writes_not_what_it_reserves(bot_script, make_launch):
+def test_memory_limit_ignores_reserved_address_space(bot_script, make_launch):
     """A JVM reserves gigabytes of address space it never touches; only written memory
     counts against ``memory_mb`` (an address-space limit killed a real contest bot)."""
     bot = bot_script(
