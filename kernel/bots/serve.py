@@ -34,7 +34,14 @@ def _answer(bot: BotLogic, codec: Codec, items: list, write: Callable[[bytes], N
     for message, raw in items:
         if isinstance(message, Fault):
             raise SystemExit(f"bot: unreadable message from the referee ({message}): {raw[:80]!r}")
-        for reply in bot.on_message(message):
+        try:
+            replies = bot.on_message(message)
+        except Exception as exc:
+            # A message the bot cannot handle ends it with one line on stderr, which the
+            # arena keeps; the referee sees the exit.
+            detail = f"{type(exc).__name__}: {exc}"
+            raise SystemExit(f"bot: cannot answer {str(message)[:80]!r} ({detail})") from None
+        for reply in replies:
             write(codec.encode(reply))
 
 
@@ -60,24 +67,36 @@ def main(
     *,
     configure: Callable[[argparse.ArgumentParser], None] | None = None,
     seeded: bool = False,
+    address: Callable[[argparse.Namespace], tuple[str, int]] | None = None,
 ) -> None:
     """Command line of a built-in bot: stdio by default, ``--tcp HOST PORT`` to connect.
 
     ``seeded`` offers ``--seed N`` (``args.seed``, None without it) for bots whose choices
     are random; ``configure`` adds the bot's own options; ``make_bot`` builds the bot.
+    ``address``: the bot always connects over TCP, to the address its own options name
+    (a game whose original server passed it differently, e.g. Speed Clue's
+    ``<identifier> <port>``); ``--tcp`` is then not offered.
     """
     parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").strip())
-    parser.add_argument("--tcp", nargs=2, metavar=("HOST", "PORT"), help="connect to the arena")
+    if address is None:
+        parser.add_argument("--tcp", nargs=2, metavar=("HOST", "PORT"), help="connect to the arena")
     if seeded:
         parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
     if configure is not None:
         configure(parser)
     args = parser.parse_args(argv)
     bot = make_bot(args)
+    where: tuple[str, int] | None = None
+    if address is not None:
+        where = address(args)
+    elif args.tcp:
+        where = (args.tcp[0], int(args.tcp[1]))
     try:
-        if args.tcp:
-            serve_tcp(bot, codec, args.tcp[0], int(args.tcp[1]))
+        if where:
+            serve_tcp(bot, codec, *where)
         else:
             serve_stdio(bot, codec)
     except (BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
         pass
+    except OSError as exc:
+        raise SystemExit(f"bot: cannot reach the arena at {where}: {exc.strerror or exc}") from None
