@@ -101,13 +101,12 @@ class Channel:
         What the bot sent before any log was attached (a greeting written as soon as it
         connected) is logged now, so that no transcript misses it.
         """
-        if self.log is None:
-            for message, raw in self._inbox:
-                kind = "fault" if isinstance(message, Fault) else "recv"
-                text = f"{message}: {wire_text(raw)}" if kind == "fault" else wire_text(raw)
-                log.add(kind, seat, text)
+        first = self.log is None
         self.log = log
         self.seat = seat
+        if first:
+            for message, raw in self._inbox:
+                self._log_received(log, message, raw, "recv", None)
 
     # -- receiving ---------------------------------------------------------------
 
@@ -125,6 +124,15 @@ class Channel:
         if waiter is not None and not waiter.done():
             waiter.set_result(self.closed)
 
+    def _log_received(
+        self, log: EventLog, message: Any, raw: bytes, kind: str, elapsed: float | None
+    ) -> None:
+        """A received message (``kind`` ``recv`` or ``late``), or the codec's fault."""
+        if isinstance(message, Fault):
+            log.add("fault", self.seat, f"{message}: {wire_text(raw)}", elapsed)
+        else:
+            log.add(kind, self.seat, wire_text(raw), elapsed)
+
     def _deliver(self, items: list[tuple[Any, bytes]]) -> None:
         log = self.log
         for item in items:
@@ -136,10 +144,7 @@ class Channel:
             answering = not late and waiter is not None and not waiter.done()
             if log is not None:
                 elapsed = time.monotonic() - self._sent_at if answering else None
-                if isinstance(message, Fault):
-                    log.add("fault", self.seat, f"{message}: {wire_text(raw)}", elapsed)
-                else:
-                    log.add("late" if late else "recv", self.seat, wire_text(raw), elapsed)
+                self._log_received(log, message, raw, "late" if late else "recv", elapsed)
             if answering:
                 waiter.set_result(item)  # type: ignore[union-attr]
             elif len(self._inbox) < MAX_PENDING:
