@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.match.spec import BotSpec, MatchSpec
 from kernel.plugins.registry import Entry, Registries
 from kernel.referee.clocks import Clocks
 
@@ -66,3 +68,15 @@ def make_registries(
         for name in names:
             registry.add(Entry(name, _named(registry.kind, name), "tests", "tests"))
     return registries
+
+
+def make_spec(bots: int, seats: int | tuple[int, ...], **kw: Any) -> MatchSpec:
+    """A validated match spec for ``bots`` command bots ``b0, b1...`` (schedule tests)."""
+    counts = (seats,) if isinstance(seats, int) else seats
+    return MatchSpec(
+        path=Path("m.toml"),
+        game="g",
+        bots=tuple(BotSpec(f"b{n}", cmd=("x",)) for n in range(bots)),
+        seats=counts,
+        **kw,
+    )

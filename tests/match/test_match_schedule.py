@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from match_fakes import make_spec
 
 from kernel.match.schedule import assign_sessions, derive_seed, schedule, seatings
-from kernel.match.spec import BotSpec, MatchSpec
 from kernel.runner.records import ScheduledGame
-
-
-def make_spec(bots: int, seats: int, **kw: Any) -> MatchSpec:
-    return MatchSpec(
-        path=Path("m.toml"),
-        game="g",
-        bots=tuple(BotSpec(f"b{n}", cmd=("x",)) for n in range(bots)),
-        seats=(seats,),
-        **kw,
-    )
 
 
 def test_seeds_are_deterministic_distinct_and_63_bit() -> None:

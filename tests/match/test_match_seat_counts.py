@@ -6,15 +6,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
-from match_fakes import FakeGame, make_registries
+from match_fakes import FakeGame, make_registries, make_spec
 
 from kernel.match.loader import default_scorers, load_match
 from kernel.match.schedule import schedule, seatings
-from kernel.match.spec import BotSpec, MatchSpec
+from kernel.match.spec import MatchSpec
 from kernel.match.starter import starter_file
 
 Fails = Callable[[str], str]
@@ -23,16 +21,6 @@ Load = Callable[[str], MatchSpec]
 
 def bots(count: int) -> str:
     return "".join(f'\n[[bots]]\nname = "b{n}"\nbuiltin = "random"\n' for n in range(count))
-
-
-def make_spec(bots: int, seats: tuple[int, ...], **kw: Any) -> MatchSpec:
-    return MatchSpec(
-        path=Path("m.toml"),
-        game="g",
-        bots=tuple(BotSpec(f"b{n}", cmd=("x",)) for n in range(bots)),
-        seats=seats,
-        **kw,
-    )
 
 
 # Loading

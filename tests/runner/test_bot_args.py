@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
-import types
 from pathlib import Path
 
 import pytest
+from plugin_modules import games_plugin
 
-from kernel import hookimpl
 from kernel.codecs.line import LineCodec
 from kernel.games.base import BuiltinBot, Game, Outcome
 from kernel.match.spec import BotSpec, MatchSpec
@@ -109,12 +108,6 @@ class WhoAmI(Game):
         return Outcome.draw(2, "asked", details={"heard": heard})
 
 
-def whoami_plugin() -> types.ModuleType:
-    module = types.ModuleType("whoami_plugin")
-    module.arena_register_games = hookimpl(lambda register: register(WhoAmI))
-    return module
-
-
 def test_a_bot_started_from_a_plain_command_receives_its_identifier(
     write_match, tmp_path: Path
 ) -> None:
@@ -134,7 +127,7 @@ def test_a_bot_started_from_a_plain_command_receives_its_identifier(
         cmd = {json.dumps(placed)}
         """
     )
-    summary = run_match(path, [whoami_plugin()])
+    summary = run_match(path, [games_plugin(WhoAmI)])
     assert summary.played == 2 and not summary.errors
     with Store(summary.run.database) as store:
         games = [(g.seating, store.game(g.game_id)) for g in store.results(summary.run.run_id)]

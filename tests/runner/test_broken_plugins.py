@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import types
+from plugin_modules import games_plugin
 
-from kernel import hookimpl
 from kernel.games.base import Outcome
 from kernel.runner.api import run_match
 from kernel.testing.nim import Nim
@@ -32,18 +31,6 @@ class BadSession(Rps):
         raise ValueError("handshake bug")
 
 
-def plugin(*games: type) -> types.ModuleType:
-    module = types.ModuleType("broken_games")
-
-    @hookimpl
-    def arena_register_games(register):
-        for game in games:
-            register(game)
-
-    module.arena_register_games = arena_register_games
-    return module
-
-
 BOTS = """
 [[bots]]
 name = "a"
@@ -58,7 +45,7 @@ inproc = true
 
 def test_a_raising_game_costs_only_its_games_and_they_are_retried(write_match) -> None:
     path = write_match('game = "flaky"\nrounds = 6\n' + BOTS)
-    first = run_match(path, [plugin(Flaky)])
+    first = run_match(path, [games_plugin(Flaky)])
     assert first.errors, "some seeds must have hit the bug"
     assert first.played + len(first.errors) == 12
     assert any("RuntimeError: rules engine bug" in e for e in first.errors)
@@ -69,7 +56,7 @@ def test_a_raising_game_costs_only_its_games_and_they_are_retried(write_match) -
 
     Flaky.broken = False
     try:
-        second = run_match(path, [plugin(Flaky)])
+        second = run_match(path, [games_plugin(Flaky)])
     finally:
         Flaky.broken = True
     assert second.errors == []
@@ -78,7 +65,7 @@ def test_a_raising_game_costs_only_its_games_and_they_are_retried(write_match) -
 
 def test_a_failing_session_opening_loses_that_session_only(write_match) -> None:
     path = write_match('game = "badsession"\nrounds = 2\n' + BOTS.replace("optimal", "rock"))
-    summary = run_match(path, [plugin(BadSession)])
+    summary = run_match(path, [games_plugin(BadSession)])
     assert summary.played == 0
     assert summary.errors and all("handshake bug" in e for e in summary.errors)
 
@@ -93,6 +80,6 @@ class NoSuchSeat(Nim):
 
 
 def test_an_outcome_disqualifying_a_missing_seat_costs_its_game(write_match) -> None:
-    summary = run_match(write_match('game = "nosuchseat"\n' + BOTS), [plugin(NoSuchSeat)])
+    summary = run_match(write_match('game = "nosuchseat"\n' + BOTS), [games_plugin(NoSuchSeat)])
     assert summary.played == 0 and len(summary.errors) == 2
     assert all("disqualifies {5}, not seats of 2" in e for e in summary.errors)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import types
 
-from kernel import hookimpl
+from plugin_modules import games_plugin
+
 from kernel.games.base import Outcome
 from kernel.runner.api import run_match
 from kernel.store import Store
@@ -27,12 +27,6 @@ class StrictRps(Rps):
         if bad:
             return Outcome.win(1 - bad[0], 2, "not a throw", disqualified=frozenset(bad))
         return Outcome.draw(2, "one throw, no winner kept")
-
-
-def plugin():
-    module = types.ModuleType("strict_plugin")
-    module.arena_register_games = hookimpl(lambda register: register(StrictRps))
-    return module
 
 
 # Throws rock in its first two games, then something that is not a throw.
@@ -54,7 +48,7 @@ def test_a_disqualified_bot_is_out_of_the_run(write_match):
     for name, script in (("flaky", FLAKY), ("p1", STEADY), ("p2", STEADY)):
         bots += f'[[bots]]\nname = "{name}"\ncmd = {json.dumps([sys.executable, "-c", script])}\n'
     path = write_match('game = "strictrps"\nconcurrency = 1\nrounds = 2\n' + bots)
-    summary = run_match(path, [plugin()])
+    summary = run_match(path, [games_plugin(StrictRps)])
     assert summary.played == 12 and not summary.errors
     with Store(summary.run.database) as store:
         games = store.results(summary.run.run_id)
@@ -67,7 +61,7 @@ def test_a_disqualified_bot_is_out_of_the_run(write_match):
     wins = summary.standings[0]
     assert all(row[0] != "flaky" or row[1] == 0 for row in wins.rows), "flaky counts 0 games"
 
-    again = run_match(path, [plugin()])
+    again = run_match(path, [games_plugin(StrictRps)])
     assert again.played == 0 and again.skipped == 12
 
 
@@ -89,16 +83,9 @@ class SlowNim(Nim):
         return Outcome.win(0, 2, "seat 0 won")
 
 
-def slow_plugin():
-    module = types.ModuleType("slow_plugin")
-    module.arena_register_games = hookimpl(lambda register: register(SlowNim))
-
-    def arena_game_end(run, game, record):
-        if record.outcome.disqualified and SlowNim.stored is not None:
-            SlowNim.stored.set()
-
-    module.arena_game_end = hookimpl(arena_game_end)
-    return module
+def release_the_others(run, game, record):
+    if record.outcome.disqualified and SlowNim.stored is not None:
+        SlowNim.stored.set()
 
 
 def test_a_game_in_play_when_its_bot_is_disqualified_does_not_count(write_match):
@@ -106,7 +93,7 @@ def test_a_game_in_play_when_its_bot_is_disqualified_does_not_count(write_match)
         f'[[bots]]\nname = "{name}"\nbuiltin = "random"\ninproc = true\n' for name in "ab"
     )
     path = write_match('game = "slownim"\nconcurrency = 2\n' + bots)
-    summary = run_match(path, [slow_plugin()])
+    summary = run_match(path, [games_plugin(SlowNim, arena_game_end=release_the_others)])
     assert summary.played == 2 and not summary.errors
     with Store(summary.run.database) as store:
         games = store.results(summary.run.run_id)
