@@ -28,6 +28,7 @@ from arena_dominion.cards import (
 )
 from arena_dominion.engine import ATTACK, COURSE, OFFICIAL, Dominion, IllegalMove
 from arena_dominion.outcome import game_outcome
+from arena_dominion.strategies import DEFAULT_TURN_CAP
 
 from kernel.codecs.sexpr import Symbol
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
@@ -80,7 +81,9 @@ class DominionSexpr(Game):
             "(the course server: Province pile only, equal VP share the win)",
             choices=(OFFICIAL, COURSE),
         ),
-        "turn_cap": Option(100, "end the game after this many turns per player", minimum=1),
+        "turn_cap": Option(
+            DEFAULT_TURN_CAP, "end the game after this many turns per player", minimum=1
+        ),
         "bad_play": Option(
             "lose",
             "a reply that is not a legal play: the bot loses the game (lose), or only its turn "
@@ -208,10 +211,9 @@ class SexprMatch:
             self.game.play_action(card)
 
     def card(self, word: str) -> int:
-        try:
-            card = cards.card(word.lower())
-        except ValueError:
-            raise BadPlay(f"{word} is not a card") from None
+        card = cards.lookup(word)
+        if card is None:
+            raise BadPlay(f"{word} is not a card")
         return card
 
     # -- v3 attacks ----------------------------------------------------------------------

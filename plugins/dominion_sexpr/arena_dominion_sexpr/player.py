@@ -29,17 +29,20 @@ from arena_dominion.cards import (
     COINS,
     COST,
     CURSE,
+    GAIN_BONUS,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
+    KEEP_AFTER_ATTACK,
     MINE,
     MOAT,
     NAMES,
-    REMODEL,
     WORKSHOP,
+    WORKSHOP_MAX,
     card,
     name,
 )
+from arena_dominion.engine import missing
 from arena_dominion.strategies import Play, Strategy
 
 from arena_dominion_sexpr.strategies import SEXPR_STRATEGIES
@@ -48,13 +51,6 @@ from kernel.codecs.sexpr import SexprCodec, Symbol
 
 ACT, ADD, BUY, CLEAN = Symbol("act"), Symbol("add"), Symbol("buy"), Symbol("clean")
 MOAT_REPLY, DISCARD = Symbol("moat"), Symbol("discard")
-
-WORKSHOP_LIMIT = 4
-"""Workshop gains a card costing up to 4."""
-GAIN_BONUS = {MINE: 3, REMODEL: 2}
-"""How much more than the trashed card the gain of Mine and Remodel may cost."""
-HAND_AFTER_ATTACK = 3
-"""Militia makes the other players discard down to this many cards."""
 
 _STATE_FIELDS = (
     "players",
@@ -80,13 +76,6 @@ def _counts(cards: Iterable[int]) -> list[int]:
     for c in cards:
         counts[c] += 1
     return counts
-
-
-def _holds(hand: Sequence[int], cards: Sequence[int]) -> bool:
-    """Whether ``hand`` has every card of ``cards``, counting copies."""
-    need = _counts(cards)
-    have = _counts(hand)
-    return all(n <= h for n, h in zip(need, have, strict=True))
 
 
 class StateView:
@@ -168,7 +157,7 @@ def act_reply(play: Play, view: StateView) -> list[Symbol] | None:
     supply = view.supply
     args: list[int]
     if action == CELLAR:
-        if gain is not None or not _holds(rest, cards):
+        if gain is not None or missing(rest, cards) is not None:
             return None
         args = list(cards)
     elif action in GAIN_BONUS:
@@ -181,7 +170,7 @@ def act_reply(play: Play, view: StateView) -> list[Symbol] | None:
             return None
         args = [old, gain]
     elif action == WORKSHOP:
-        if gain is None or supply[gain] <= 0 or COST[gain] > WORKSHOP_LIMIT:
+        if gain is None or supply[gain] <= 0 or COST[gain] > WORKSHOP_MAX:
             return None
         args = [gain]
     else:
@@ -240,7 +229,7 @@ class SexprPlayer:
             raw = _raw_hand(message[-1])
             if head == "move":
                 return [clean_reply(raw)]
-            return [[DISCARD, *raw[: max(0, len(raw) - HAND_AFTER_ATTACK)]]]
+            return [[DISCARD, *raw[: max(0, len(raw) - KEEP_AFTER_ATTACK)]]]
         return []
 
     def _move(self, view: StateView) -> list[Symbol]:
@@ -271,11 +260,11 @@ class SexprPlayer:
     def _attacked(self, view: StateView) -> list[Symbol]:
         """``(moat)`` if the strategy reveals one it holds, else ``(discard ...)`` down to 3."""
         hand = view.hand
-        excess = max(0, len(hand) - HAND_AFTER_ATTACK)
+        excess = max(0, len(hand) - KEEP_AFTER_ATTACK)
         answer = self.strategy.attacked(hand, excess)
         if answer is None and MOAT in hand:
             return [MOAT_REPLY]
-        if answer is None or len(answer) != excess or not _holds(hand, answer):
+        if answer is None or len(answer) != excess or missing(hand, answer) is not None:
             answer = sorted(hand, key=_discard_rank)[:excess]
         return [DISCARD, *(Symbol(name(c)) for c in answer)]
 

@@ -12,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arena_dominion.cards import GOLD, MINE, PROVINCE, SILVER, SMITHY
+from arena_dominion.cards import GOLD, MINE, PROVINCE, SILVER, SMITHY, card
 from arena_dominion.strategies import BigMoney, Play, Strategy, View
 from arena_dominion_sexpr.bots import bigmoney, militia, mine, smithy
 from arena_dominion_sexpr.bots import random as random_bot
+from arena_dominion_sexpr.game import DominionSexpr, SexprMatch
 from arena_dominion_sexpr.player import SexprPlayer, StateView, make_bot
 from arena_dominion_sexpr.strategies import MineBigMoney
 
-from kernel.codecs.sexpr import SexprCodec
+from kernel.codecs.sexpr import SexprCodec, Symbol
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 CODEC = SexprCodec()
@@ -247,12 +248,31 @@ def test_an_unreadable_state_still_ends_the_turn() -> None:
     assert say(bot, "(move ((hand copper dragon) (actions 1)))") == ["(clean copper)"]
 
 
-def test_the_random_bot_only_makes_legal_first_plays_and_repeats_with_a_seed() -> None:
+def test_the_random_bot_only_makes_legal_plays_and_repeats_with_a_seed() -> None:
     piles = supply(tuple(KINGDOM))
     hands = ["cellar copper estate mine silver", "remodel workshop copper gold", "village moat"]
     answers = [[move(random_bot.make(5), h, piles=piles) for h in hands] for _ in range(2)]
     assert answers[0] == answers[1]
-    assert all(a.split()[0].strip("(") in ("act", "add", "buy", "clean") for a in answers[0])
+    # Each reply of a whole turn is applied by the referee to the very state it answered.
+    config = DominionSexpr.validate_options({"version": 3})
+    kinds: set[str] = set()
+    for seed in range(8):
+        for hand in hands:
+            m = SexprMatch([None, None], seed=seed, config=config)
+            game = m.game
+            seat = game.current
+            game.hands[seat][:] = [card(c) for c in hand.split()]
+            bot = random_bot.make(seed)
+            while game.current == seat and not game.over:
+                [reply] = bot.on_message(
+                    wire(CODEC.encode([Symbol("move"), m.state(seat)]).decode())
+                )
+                play = wire(CODEC.encode(reply).decode())
+                kinds.add(str(play[0]))
+                m.apply(seat, play)  # BadPlay here is an illegal play
+                for victim in list(game.pending):
+                    game.discard_down(victim, game.random_discards(victim))
+    assert kinds == {"act", "add", "buy", "clean"}
 
 
 def test_make_bot_builds_any_strategy_by_name() -> None:

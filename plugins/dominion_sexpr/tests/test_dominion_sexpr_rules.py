@@ -45,12 +45,14 @@ LEGAL = [
 def test_legal_plays(version, hand, play):
     m = match(version, hand)
     m.apply(m.game.current, datum(play))
+    played = card(play.strip("()").split()[1])
+    assert m.game.in_play == [played], "the act or add play put its card in the play area"
 
 
 ILLEGAL = [
     (1, "copper estate mine", "(act mine copper gold)", "gold costs 6"),
-    (1, "copper estate mine", "(act mine estate silver)", ""),
-    (1, "copper estate", "(act mine copper silver)", ""),
+    (1, "copper estate mine", "(act mine estate silver)", "estate is not a treasure"),
+    (1, "copper estate", "(act mine copper silver)", "no mine in the hand"),
     (1, "smithy copper", "(act smithy)", "not in version 1"),
     (1, "copper", "(buy province)", "costs 8"),
     (1, "copper estate", "(clean)", "with cards in hand"),
@@ -58,10 +60,10 @@ ILLEGAL = [
     (1, "copper", "(fly away)", "not a play of version 1"),
     (1, "copper", "(add estate)", "not a treasure"),
     (1, "copper", "(add platinum)", "platinum is not a card"),
-    (2, "workshop copper", "(act workshop gold)", ""),
-    (2, "remodel estate", "(act remodel estate gold)", ""),
+    (2, "workshop copper", "(act workshop gold)", "gold costs 6, more than 4"),
+    (2, "remodel estate", "(act remodel estate gold)", "more than estate's cost 2 + 2"),
     (2, "market", "(act market copper)", "takes no cards"),
-    (3, "moat copper", "(act militia)", ""),
+    (3, "moat copper", "(act militia)", "no militia in the hand"),
 ]
 
 

@@ -49,8 +49,6 @@ NAMES: tuple[str, ...] = (
 CARDS: tuple[int, ...] = tuple(range(len(NAMES)))
 INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
 
-BASE: tuple[int, ...] = (CURSE, COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE)
-"""The piles every game has (Curse only when curses are on)."""
 KINGDOM: tuple[int, ...] = (
     CELLAR,
     MARKET,
@@ -73,8 +71,6 @@ VP: tuple[int, ...] = (-1, 0, 0, 0, 1, 3, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 IS_TREASURE: tuple[bool, ...] = tuple(c in (COPPER, SILVER, GOLD) for c in CARDS)
 IS_VICTORY: tuple[bool, ...] = tuple(c in (ESTATE, DUCHY, PROVINCE) for c in CARDS)
 IS_ACTION: tuple[bool, ...] = tuple(c in KINGDOM for c in CARDS)
-IS_ATTACK: tuple[bool, ...] = tuple(c == MILITIA for c in CARDS)
-IS_REACTION: tuple[bool, ...] = tuple(c == MOAT for c in CARDS)
 
 # The "+" effects every Action applies first, in the order the card text lists them;
 # Cellar, Militia, Mine, Remodel and Workshop then do their special part in the engine.
@@ -83,22 +79,15 @@ PLUS_ACTIONS: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 2, 0,
 PLUS_BUYS: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0)
 PLUS_COINS: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 2, 0)
 
-TYPES: tuple[tuple[str, ...], ...] = tuple(
-    tuple(
-        kind
-        for kind, flags in (
-            ("treasure", IS_TREASURE),
-            ("victory", IS_VICTORY),
-            ("curse", tuple(x == CURSE for x in CARDS)),
-            ("action", IS_ACTION),
-            ("attack", IS_ATTACK),
-            ("reaction", IS_REACTION),
-        )
-        if flags[c]
-    )
-    for c in CARDS
-)
-"""Type names per card, for messages and documentation; hot paths use the ``IS_*`` tuples."""
+STARTING_DECK: tuple[int, ...] = (COPPER,) * 7 + (ESTATE,) * 3
+"""Every player's ten cards at the start, in the order the engine shuffles them."""
+
+GAIN_BONUS: dict[int, int] = {MINE: 3, REMODEL: 2}
+"""How much more than the trashed card the gain of Mine and Remodel may cost."""
+WORKSHOP_MAX = 4
+"""Workshop gains a card costing up to this much."""
+KEEP_AFTER_ATTACK = 3
+"""Militia makes the other players discard down to this many cards."""
 
 
 def card(name: str) -> int:
@@ -112,3 +101,8 @@ def card(name: str) -> int:
 def name(card_id: int) -> str:
     """The protocol name of a card id."""
     return NAMES[card_id]
+
+
+def lookup(word: str) -> int | None:
+    """The card id of a protocol name in any letter case, or None for no card."""
+    return INDEX.get(word.lower())

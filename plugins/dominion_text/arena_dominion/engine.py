@@ -37,10 +37,12 @@ from arena_dominion.cards import (
     CURSE,
     DUCHY,
     ESTATE,
+    GAIN_BONUS,
     GOLD,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
+    KEEP_AFTER_ATTACK,
     KINGDOM,
     MILITIA,
     MINE,
@@ -53,8 +55,11 @@ from arena_dominion.cards import (
     PROVINCE,
     REMODEL,
     SILVER,
+    STARTING_DECK,
     VP,
     WORKSHOP,
+    WORKSHOP_MAX,
+    name,
 )
 
 ACTION = "action"
@@ -157,11 +162,7 @@ def gainable(supply: Sequence[int], max_cost: int, treasure_only: bool = False) 
     ]
 
 
-def _n(card: int) -> str:
-    return NAMES[card]
-
-
-def _missing(hand: Sequence[int], cards: Sequence[int]) -> int | None:
+def missing(hand: Sequence[int], cards: Sequence[int]) -> int | None:
     """The first card of ``cards`` that ``hand`` does not hold (counting copies), or None."""
     need: dict[int, int] = {}
     for c in cards:
@@ -213,12 +214,12 @@ class Dominion:
         self.owned: list[list[int]] = []
         self.turns: list[int] = [0] * players
         for _ in range(players):
-            deck = [COPPER] * 7 + [ESTATE] * 3
+            deck = list(STARTING_DECK)
             self.rng.shuffle(deck)
             self.decks.append(deck)
             owned = [0] * len(NAMES)
-            owned[COPPER] = 7
-            owned[ESTATE] = 3
+            for c in STARTING_DECK:
+                owned[c] += 1
             self.owned.append(owned)
         for p in range(players):
             self._draw(p, 5)
@@ -271,17 +272,17 @@ class Dominion:
         if card == CELLAR:
             if gain is not None:
                 raise IllegalMove("cellar gains nothing")
-            missing = _missing(rest, cards)
-            if missing is not None:
-                raise IllegalMove(f"cellar: no {_n(missing)} in the hand to discard")
-        elif card in (MINE, REMODEL):
+            absent = missing(rest, cards)
+            if absent is not None:
+                raise IllegalMove(f"cellar: no {name(absent)} in the hand to discard")
+        elif card in GAIN_BONUS:
             self._check_trash_gain(card, rest, cards, gain)
         elif card == WORKSHOP:
             if cards:
                 raise IllegalMove("workshop takes no cards from the hand")
-            self._check_gain("workshop", gain, 4, False)
+            self._check_gain("workshop", gain, WORKSHOP_MAX, False)
         elif cards or gain is not None:
-            raise IllegalMove(f"{_n(card)} takes no arguments")
+            raise IllegalMove(f"{name(card)} takes no arguments")
         self._play_action(card, cards, gain)
 
     def forfeit_action(self, card: int | None = None) -> None:
@@ -305,10 +306,10 @@ class Dominion:
         """Play a Treasure for its coins; no Action may follow in this turn."""
         self._check_phase(ACTION, BUY)
         if not IS_TREASURE[card]:
-            raise IllegalMove(f"{_n(card)} is not a treasure")
+            raise IllegalMove(f"{name(card)} is not a treasure")
         hand = self.hands[self.current]
         if card not in hand:
-            raise IllegalMove(f"no {_n(card)} in the hand")
+            raise IllegalMove(f"no {name(card)} in the hand")
         hand.remove(card)
         self.in_play.append(card)
         self.coins += COINS[card]
@@ -341,11 +342,11 @@ class Dominion:
             return "no buys left"
         left = self.supply[card]
         if left < 0:
-            return f"{_n(card)} is not in the supply"
+            return f"{name(card)} is not in the supply"
         if left == 0:
-            return f"the {_n(card)} pile is empty"
+            return f"the {name(card)} pile is empty"
         if COST[card] > self.coins:
-            return f"{_n(card)} costs {COST[card]}, only {self.coins} coins"
+            return f"{name(card)} costs {COST[card]}, only {self.coins} coins"
         return None
 
     def buy(self, card: int) -> None:
@@ -358,10 +359,7 @@ class Dominion:
         self.actions = 0
         self.phase = BUY
         p = self.current
-        self.supply[card] -= 1
-        self.discards[p].append(card)
-        self.owned[p][card] += 1
-        self._log(EV_BUY, p, (card,), TO_DISCARD)
+        self._gain(p, card, self.discards[p], EV_BUY)
 
     def end_turn(self, top: int | None = None) -> None:
         """Clean up, then either end the game or start the next player's turn.
@@ -375,7 +373,7 @@ class Dominion:
         hand = self.hands[p]
         played = self.in_play
         if top is not None and top not in hand and top not in played:
-            raise IllegalMove(f"no {_n(top)} in the hand or play area to put on top")
+            raise IllegalMove(f"no {name(top)} in the hand or play area to put on top")
         if played or hand:
             if top is None:
                 top = played[-1] if played else _show(hand)
@@ -409,14 +407,15 @@ class Dominion:
         """``player`` discards exactly ``cards`` to keep 3; the last one ends on top."""
         self._check_victim(player)
         hand = self.hands[player]
-        need = len(hand) - 3
+        need = len(hand) - KEEP_AFTER_ATTACK
         if len(cards) != need:
             raise IllegalMove(
-                f"player {player} must discard {need} cards to keep 3, not {len(cards)}"
+                f"player {player} must discard {need} cards to keep {KEEP_AFTER_ATTACK}, "
+                f"not {len(cards)}"
             )
-        missing = _missing(hand, cards)
-        if missing is not None:
-            raise IllegalMove(f"player {player} has no {_n(missing)} in hand to discard")
+        absent = missing(hand, cards)
+        if absent is not None:
+            raise IllegalMove(f"player {player} has no {name(absent)} in hand to discard")
         for c in cards:
             hand.remove(c)
         self.discards[player].extend(cards)
@@ -428,7 +427,7 @@ class Dominion:
         """A valid discard for a pending victim, chosen with the game's RNG."""
         self._check_victim(player)
         hand = self.hands[player]
-        return self.rng.sample(hand, len(hand) - 3)
+        return self.rng.sample(hand, len(hand) - KEEP_AFTER_ATTACK)
 
     # -- internals ----------------------------------------------------------------------
 
@@ -457,9 +456,9 @@ class Dominion:
         if self.actions < 1:
             raise IllegalMove("no actions left")
         if not IS_ACTION[card]:
-            raise IllegalMove(f"{_n(card)} is not an action card")
+            raise IllegalMove(f"{name(card)} is not an action card")
         if card not in self.hands[self.current]:
-            raise IllegalMove(f"no {_n(card)} in the hand")
+            raise IllegalMove(f"no {name(card)} in the hand")
 
     def _check_gain(
         self, what: str, gain: int | None, max_cost: int, treasure: bool, limit: str = ""
@@ -469,41 +468,41 @@ class Dominion:
         if gain is None:
             options = gainable(self.supply, max_cost, treasure)
             if options:
-                raise IllegalMove(f"{what}: a card to gain is required, e.g. {_n(options[0])}")
+                raise IllegalMove(f"{what}: a card to gain is required, e.g. {name(options[0])}")
             return
         if treasure and not IS_TREASURE[gain]:
-            raise IllegalMove(f"{what}: {_n(gain)} is not a treasure")
+            raise IllegalMove(f"{what}: {name(gain)} is not a treasure")
         left = self.supply[gain]
         if left < 0:
-            raise IllegalMove(f"{what}: {_n(gain)} is not in the supply")
+            raise IllegalMove(f"{what}: {name(gain)} is not in the supply")
         if left == 0:
-            raise IllegalMove(f"{what}: the {_n(gain)} pile is empty")
+            raise IllegalMove(f"{what}: the {name(gain)} pile is empty")
         if COST[gain] > max_cost:
             raise IllegalMove(
-                f"{what}: {_n(gain)} costs {COST[gain]}, more than {limit or max_cost}"
+                f"{what}: {name(gain)} costs {COST[gain]}, more than {limit or max_cost}"
             )
 
     def _check_trash_gain(
         self, card: int, rest: list[int], cards: Sequence[int], gain: int | None
     ) -> None:
         mine = card == MINE
-        what = _n(card)
+        what = name(card)
         if len(cards) > 1:
             raise IllegalMove(f"{what} trashes one card, not {len(cards)}")
         if not cards:
             could = [c for c in rest if IS_TREASURE[c]] if mine else rest
             if could:
-                raise IllegalMove(f"{what}: a card to trash is required, e.g. {_n(could[0])}")
+                raise IllegalMove(f"{what}: a card to trash is required, e.g. {name(could[0])}")
             if gain is not None:
                 raise IllegalMove(f"{what}: nothing trashed, so nothing to gain")
             return
         old = cards[0]
         if mine and not IS_TREASURE[old]:
-            raise IllegalMove(f"mine: {_n(old)} is not a treasure")
+            raise IllegalMove(f"mine: {name(old)} is not a treasure")
         if old not in rest:
-            raise IllegalMove(f"{what}: no {_n(old)} in the hand to trash")
-        bonus = 3 if mine else 2
-        limit = f"{_n(old)}'s cost {COST[old]} + {bonus}"
+            raise IllegalMove(f"{what}: no {name(old)} in the hand to trash")
+        bonus = GAIN_BONUS[card]
+        limit = f"{name(old)}'s cost {COST[old]} + {bonus}"
         self._check_gain(what, gain, COST[old] + bonus, mine, limit)
 
     def _play_action(self, card: int, cards: Sequence[int], gain: int | None) -> None:
@@ -526,7 +525,9 @@ class Dominion:
                 self._draw(p, len(cards))
         elif card == MILITIA:
             self.pending = [
-                v for v in (*range(p + 1, self.players), *range(p)) if len(self.hands[v]) > 3
+                v
+                for v in (*range(p + 1, self.players), *range(p))
+                if len(self.hands[v]) > KEEP_AFTER_ATTACK
             ]
             if self.pending:
                 self.phase = ATTACK
@@ -542,11 +543,12 @@ class Dominion:
         elif card == WORKSHOP and gain is not None:
             self._gain(p, gain, self.discards[p])
 
-    def _gain(self, p: int, card: int, pile: list[int]) -> None:
+    def _gain(self, p: int, card: int, pile: list[int], kind: str = EV_GAIN) -> None:
+        """Move ``card`` from the supply to ``pile``; ``kind`` is :data:`EV_BUY` for a buy."""
         self.supply[card] -= 1
         pile.append(card)
         self.owned[p][card] += 1
-        self._log(EV_GAIN, p, (card,), TO_HAND if pile is self.hands[p] else TO_DISCARD)
+        self._log(kind, p, (card,), TO_HAND if pile is self.hands[p] else TO_DISCARD)
 
     def _check_victim(self, player: int) -> None:
         if self.phase != ATTACK:

@@ -24,19 +24,21 @@ from arena_dominion.cards import (
     CURSE,
     DUCHY,
     ESTATE,
+    GAIN_BONUS,
     GOLD,
     IS_ACTION,
     IS_TREASURE,
     IS_VICTORY,
+    KEEP_AFTER_ATTACK,
     KINGDOM,
     MILITIA,
     MINE,
     MOAT,
     PROVINCE,
-    REMODEL,
     SILVER,
     SMITHY,
     WORKSHOP,
+    WORKSHOP_MAX,
 )
 from arena_dominion.engine import ATTACK, OFFICIAL, Dominion, GameResult, gainable
 
@@ -253,16 +255,15 @@ class RandomStrategy(Strategy):
         supply = view.supply
         if card == CELLAR:
             return (card, tuple(c for c in rest if rng.random() < 0.5), None)
-        if card in (MINE, REMODEL):
+        if card in GAIN_BONUS:
             could = [c for c in rest if IS_TREASURE[c]] if card == MINE else rest
             if not could:
                 return (card, (), None)
             old = rng.choice(could)
-            bonus = 3 if card == MINE else 2
-            gains = gainable(supply, COST[old] + bonus, card == MINE)
+            gains = gainable(supply, COST[old] + GAIN_BONUS[card], card == MINE)
             return (card, (old,), rng.choice(gains) if gains else None)
         if card == WORKSHOP:
-            gains = gainable(supply, 4)
+            gains = gainable(supply, WORKSHOP_MAX)
             return (card, (), rng.choice(gains) if gains else None)
         return (card, (), None)
 
@@ -317,7 +318,7 @@ def simulate(
             if game.phase == ATTACK:
                 for victim in list(game.pending):
                     hand = hands[victim]
-                    answer = strategies[victim].attacked(hand, len(hand) - 3)
+                    answer = strategies[victim].attacked(hand, len(hand) - KEEP_AFTER_ATTACK)
                     if answer is None:
                         game.reveal_moat(victim)
                     else:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from arena_dominion import cards
-from arena_dominion.cards import CELLAR, KINGDOM, MINE, MOAT, REMODEL, WORKSHOP
+from arena_dominion.cards import CELLAR, KEEP_AFTER_ATTACK, KINGDOM, MINE, MOAT, REMODEL, WORKSHOP
 from arena_dominion.engine import (
     ATTACK,
     EV_BUY,
@@ -29,6 +29,7 @@ from arena_dominion.engine import (
     IllegalMove,
 )
 from arena_dominion.outcome import game_outcome
+from arena_dominion.strategies import DEFAULT_TURN_CAP
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
 from kernel.referee.clocks import Clocks
@@ -63,7 +64,7 @@ class DominionText(Game):
     clocks = Clocks(startup=10.0, reply=3.0, grace=0.1)
     options = {
         "turn_cap": Option(
-            100,
+            DEFAULT_TURN_CAP,
             "end the game after this many turns per player (recorded as the reason)",
             minimum=1,
         ),
@@ -100,8 +101,7 @@ class TextMatch:
     async def run(self) -> Outcome:
         for seat in range(len(self.table)):
             await self.handshake(seat)
-        kingdom = " ".join(cards.name(c) for c in KINGDOM)
-        self.table.broadcast(f"game kingdom-cards {kingdom}")
+        self.table.broadcast(f"game kingdom-cards {names(KINGDOM)}")
         game = self.game
         while not game.over and len(self.table) - len(self.out) > 1:
             self.table.broadcast(self.supply_line())
@@ -135,7 +135,7 @@ class TextMatch:
             game.drain_events()
             return
         while True:
-            hand = " ".join(cards.name(c) for c in game.hand())
+            hand = names(game.hand())
             request = (
                 f"play-request play-turn actions {game.actions} buys {game.buys} "
                 f"extra-money {game.coins} hand {hand}".rstrip()
@@ -190,7 +190,7 @@ class TextMatch:
         game = self.game
         game.play_all_treasures()
         for word in words:
-            card = known_card(word)
+            card = cards.lookup(word)
             if card is None or game.can_buy(card) is not None:
                 break
             game.buy(card)
@@ -198,10 +198,10 @@ class TextMatch:
     def action(self, args: Sequence[str]) -> None:
         if not args:
             raise Invalid("play-reply action names no card")
-        card = known_card(args[0])
+        card = cards.lookup(args[0])
         if card is None:
             raise Invalid(f"unknown card {args[0]!r}")
-        rest = [known_card(w) for w in args[1:]]
+        rest = [cards.lookup(w) for w in args[1:]]
         if None in rest:
             raise Invalid(f"unknown card in {' '.join(args[1:])!r}", card)
         game = self.game
@@ -243,7 +243,8 @@ class TextMatch:
         asked = [v for v in victims if v not in self.out]
         replies = await self.table.ask_many(
             {
-                v: f"play-request attack discard {len(game.hand(v)) - 3} hand {names(game.hand(v))}"
+                v: f"play-request attack discard {len(game.hand(v)) - KEEP_AFTER_ATTACK} "
+                f"hand {names(game.hand(v))}"
                 for v in asked
             }
         )
@@ -263,7 +264,7 @@ class TextMatch:
                 return
             self.table.fault(victim, FaultKind.ILLEGAL, "reacted with a moat it does not hold")
         elif words[:2] == ["play-reply", "discard"]:
-            chosen = [known_card(w) for w in words[2:]]
+            chosen = [cards.lookup(w) for w in words[2:]]
             if None in chosen:
                 detail = f"unknown card in the discard: {reply.message!r}"  # type: ignore[union-attr]
                 self.table.fault(victim, FaultKind.ILLEGAL, detail)
@@ -316,13 +317,6 @@ class TextMatch:
 
 def names(card_ids: Sequence[int]) -> str:
     return " ".join(cards.name(c) for c in card_ids)
-
-
-def known_card(word: str) -> int | None:
-    try:
-        return cards.card(word.lower())
-    except ValueError:
-        return None
 
 
 def cellar_discards(hand: Sequence[int], named: Sequence[int | None]) -> list[int]:

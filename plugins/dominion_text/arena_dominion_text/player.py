@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from arena_dominion.cards import (
     CELLAR,
     COINS,
-    COPPER,
-    ESTATE,
     MINE,
     NAMES,
     REMODEL,
+    STARTING_DECK,
     WORKSHOP,
     card,
     name,
@@ -40,10 +39,10 @@ PASS = "play-reply pass"
 
 
 def starting_deck() -> list[int]:
-    """Owned counts at the start of every game: 7 Coppers and 3 Estates."""
+    """Owned counts at the start of every game: those of :data:`STARTING_DECK`."""
     owned = [0] * len(NAMES)
-    owned[COPPER] = 7
-    owned[ESTATE] = 3
+    for c in STARTING_DECK:
+        owned[c] += 1
     return owned
 
 
@@ -89,7 +88,6 @@ class TextPlayer:
 
     def _reset(self) -> None:
         """Forget the last game: a new one starts from the opening deck."""
-        self.kingdom: list[int] = []
         self.owned = starting_deck()
         # Two-player piles until the referee's first supply line says otherwise; every
         # turn is preceded by one, so this only matters to a referee that skips them.
@@ -126,8 +124,8 @@ class TextPlayer:
         if head == "supply":
             self._read_supply(words[1:])
         elif head == "game" and verb == "kingdom-cards":
-            self.kingdom = [card(w) for w in words[2:]]
-            self.supply = supply_sizes(2, self.kingdom)
+            kingdom = [card(w) for w in words[2:]]
+            self.supply = supply_sizes(2, kingdom)
         elif head == self.seat and verb == "gained":
             for c in words[2:]:
                 self.owned[card(c)] += 1

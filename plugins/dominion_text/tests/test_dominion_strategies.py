@@ -26,7 +26,6 @@ from arena_dominion.strategies import (
     STRATEGIES,
     BigMoney,
     BigMoneyUltimate,
-    EngineView,
     MilitiaBigMoney,
     RandomStrategy,
     SmithyBigMoney,
@@ -49,30 +48,19 @@ def test_each_strategy_plays_complete_legal_games(name, players):
 
 def test_random_games_play_every_kind_of_action():
     played: Counter[int] = Counter()
+
+    class CountingRandom(RandomStrategy):
+        """Random choices, counting each Action it plays (simulate plays every one)."""
+
+        def action(self, view):
+            play = super().action(view)
+            if play is not None:
+                played[play[0]] += 1
+            return play
+
     for seed in range(40):
         rng = random.Random(seed)
-        game = Dominion(3, seed, turn_cap=40)
-        seats = [RandomStrategy(rng) for _ in range(3)]
-        views = [EngineView(game, p) for p in range(3)]
-        while not game.over:
-            p = game.current
-            while (play := seats[p].action(views[p])) is not None:
-                game.play_action(*play)
-                played[play[0]] += 1
-                for victim in list(game.pending):
-                    hand = game.hands[victim]
-                    answer = seats[victim].attacked(hand, len(hand) - 3)
-                    if answer is None:
-                        game.reveal_moat(victim)
-                    else:
-                        game.discard_down(victim, answer)
-            wanted = seats[p].buys(views[p])
-            game.play_all_treasures()
-            for card in wanted:
-                if game.can_buy(card) is not None:
-                    break
-                game.buy(card)
-            game.end_turn()
+        simulate([CountingRandom(rng) for _ in range(3)], seed, turn_cap=40)
     assert set(played) == {c for c in CARDS if c > PROVINCE}
 
 
