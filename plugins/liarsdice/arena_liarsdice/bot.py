@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena_liarsdice.players import Move, Player, View
+from arena_liarsdice.players import Player, View
 from kernel.bots.serve import main
 from kernel.codecs.jsonl import JsonlCodec
 
@@ -30,16 +30,17 @@ class DiceBot:
     def on_message(self, message: Any) -> list[Any]:
         subject = message.get("subject") if isinstance(message, dict) else None
         if subject == "move_request":
+            # View makes tuples of the JSON lists itself.
             view = View(
-                hand=tuple(message["your_hand"]),
-                others=tuple((pid, dice) for pid, dice in message["other_hands"]),
-                last_bid=(message["last_bid"][0], message["last_bid"][1]),
+                hand=message["your_hand"],
+                others=message["other_hands"],
+                last_bid=message["last_bid"],
                 game_number=message["game_number"],
                 round_number=message["round_number"],
                 move_number=message["move_number"],
             )
-            move = self.player.move(view)
-            return [{"message_id": message["message_id"], "move": _wire(move)}]
+            # A bid is a tuple; the codec writes it as the JSON array [face, count].
+            return [{"message_id": message["message_id"], "move": self.player.move(view)}]
         if subject == "round_over":
             state = [(pid, dice) for pid, dice in message["state"]]
             self.player.round_over(
@@ -47,10 +48,6 @@ class DiceBot:
             )
             return []
         raise ValueError(f"unknown message from the referee: {message!r}")
-
-
-def _wire(move: Move) -> str | list[int]:
-    return move if isinstance(move, str) else [move[0], move[1]]
 
 
 def run(make_player: Callable[[int | None], Player], argv: Sequence[str] | None = None) -> None:

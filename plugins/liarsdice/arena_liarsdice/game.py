@@ -49,12 +49,11 @@ class Entrant:
 class Referee:
     """One game: moves, resolution, ``round_over`` broadcasts, the ranking."""
 
-    def __init__(self, table: Table, rules: Rules, entrants: list[Entrant], spot_on: bool) -> None:
+    def __init__(self, table: Table, rules: Rules, entrants: list[Entrant]) -> None:
         self.table = table
         self.rules = rules
         self.entrants = entrants
         self.ids = [e.player_id for e in entrants]
-        self.spot_on = spot_on
         self.out: list[int] = []
         """Players in the order they lost their last die."""
         self.faults: list[str] = []
@@ -93,7 +92,7 @@ class Referee:
                 moves[p] = Fault(str(reply.fault))
                 continue
             try:
-                moves[p] = wire.read_move(reply.message, ids[p], self.spot_on)
+                moves[p] = wire.read_move(reply.message, ids[p], rules.variant.spot_on)
             except wire.WireError as error:
                 self.table.fault(p, FaultKind.ILLEGAL, str(error))
                 moves[p] = Fault(f"illegal: {error}")
@@ -219,4 +218,4 @@ class LiarsDice(Game):
             entrant.games += 1
         variant = Variant(wild_ones=self.config["wild_ones"], spot_on=self.config["spot_on"])
         rules = Rules.new(len(table), self.config["dice"], random.Random(seed), variant)
-        return await Referee(table, rules, entrants, self.config["spot_on"]).play()
+        return await Referee(table, rules, entrants).play()

@@ -22,13 +22,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena_liarsdice.rules import FACES, NO_BID, Bid
+from arena_liarsdice.rules import FACES, NO_BID, Bid, raise_error
 
 Move = str | tuple[int, int]
 """``"pass"``, ``"challenge"`` or a bid ``(face, count)``, as a ``move_response`` says it."""
 
 PASS = "pass"
 CHALLENGE = "challenge"
+SPOT_ON = "spot_on"
+"""The reply that claims the last bid is exact, legal only with the ``spot_on`` variant. The
+contest protocol has no such word; a referee that offers the variant chooses how bots say it
+and passes this string to :func:`~arena_liarsdice.simulate.resolve`."""
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,8 @@ class View:
 
 
 def is_raise(bid: Bid, last_bid: Bid, on_table: int) -> bool:
-    """``bid`` is legal after ``last_bid``: same test as the rules engine's ``bid_error``."""
-    face, count = bid
-    return face in FACES and 1 <= count <= on_table and (count, face) > (last_bid[1], last_bid[0])
+    """``bid`` is legal after ``last_bid``: the rules engine's own test."""
+    return raise_error(bid, last_bid, on_table) is None
 
 
 def cheapest_raises(last_bid: Bid, on_table: int) -> list[Bid]:

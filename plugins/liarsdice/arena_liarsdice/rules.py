@@ -25,11 +25,21 @@ Bid = tuple[int, int]
 
 
 class RuleError(Exception):
-    """An illegal move; ``reason`` says exactly what was wrong."""
+    """An illegal move; the message says exactly what was wrong."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+
+def raise_error(bid: Bid, last_bid: Bid, on_table: int) -> str | None:
+    """Why the bid ``(face, count)`` does not raise ``last_bid`` with ``on_table`` dice in
+    play, or ``None`` if it does."""
+    face, count = bid
+    if face not in FACES:
+        return f"face {face} is not 1 to 6"
+    if not 1 <= count <= on_table:
+        return f"count {count} is not 1 to {on_table} (the dice on the table)"
+    if (count, face) <= (last_bid[1], last_bid[0]):
+        last = f"[{last_bid[0]}, {last_bid[1]}]"
+        return f"[{face}, {count}] does not raise {last}: more dice, or as many of a higher face"
+    return None
 
 
 @dataclass(frozen=True)
@@ -124,16 +134,7 @@ class Game:
         if len(bid) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in bid):
             return f"a bid is [face, count] with two integers, not {list(bid)!r}"
         face, count = bid  # type: ignore[misc]
-        if face not in FACES:
-            return f"face {face} is not 1 to 6"
-        if not 1 <= count <= self.on_table:
-            return f"count {count} is not 1 to {self.on_table} (the dice on the table)"
-        if (count, face) <= (self.last_bid[1], self.last_bid[0]):
-            last = f"[{self.last_bid[0]}, {self.last_bid[1]}]"
-            return (
-                f"[{face}, {count}] does not raise {last}: more dice, or as many of a higher face"
-            )
-        return None
+        return raise_error((face, count), self.last_bid, self.on_table)
 
     def count(self, face: int) -> int:
         """Dice on the table that show ``face`` (and 1s too with wild ones, unless face is 1)."""

@@ -17,13 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from arena_liarsdice.players import CHALLENGE, PASS, Move, Player, View
+from arena_liarsdice.players import CHALLENGE, PASS, SPOT_ON, Move, Player, View
 from arena_liarsdice.rules import Bid, Game, RoundResult, Variant
-
-SPOT_ON = "spot_on"
-"""The reply that claims the last bid is exact, legal only with the ``spot_on`` variant. The
-contest protocol has no such word; a referee that offers the variant chooses how bots say it
-and passes this string here."""
 
 
 class Violation(Exception):
@@ -155,7 +150,6 @@ class Result:
     rounds: int
     eliminated: tuple[int, ...]
     """First out first; the winner is not in it."""
-    moves: int
 
 
 def play_game(
@@ -195,4 +189,4 @@ def play_game(
                 relative(winner, me),
             )
     assert game.winner is not None
-    return Result(game.winner, game.round_number, tuple(eliminated), moves)
+    return Result(game.winner, game.round_number, tuple(eliminated))

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena_liarsdice.players import CHALLENGE, PASS, Move
+from arena_liarsdice.players import CHALLENGE, PASS, SPOT_ON, Move
 from arena_liarsdice.rules import Bid
-from arena_liarsdice.simulate import SPOT_ON
 
 NOBODY = -1
 WORDS = (PASS, CHALLENGE)

@@ -17,21 +17,15 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from kernel.runner.api import run_match
-from kernel.store import Store
-
-try:
-    import arena_liarsdice  # noqa: F401
-except ImportError:  # run from a checkout without the plugin installed
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from arena_liarsdice.players import Player, make_player
 from arena_liarsdice.simulate import play_game
+
+from kernel.runner.api import run_match
+from kernel.testing.results import stored_games
 
 LINEUPS: tuple[tuple[str, int, float | None], ...] = (
     ("basic", 2, 0.75),
@@ -82,10 +76,9 @@ def through_referee(
         if summary.errors:
             raise SystemExit("\n".join(summary.errors))
         wins = rounds = 0
-        with Store(summary.run.database) as store:
-            for result in store.results(summary.run.run_id):
-                wins += result.ranks[result.seating.index("prob")] == 1
-                rounds += store.game(result.game_id).details["rounds"]
+        for result, detail, _events in stored_games(summary):
+            wins += result.ranks[result.seating.index("prob")] == 1
+            rounds += detail.details["rounds"]
     return wins, rounds, time.perf_counter() - start
 
 
@@ -96,6 +89,8 @@ def main() -> None:
     parser.add_argument("--dice", type=int, default=6, help="dice per player")
     parser.add_argument("--referee", action="store_true", help="through the real referee")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     play = through_referee if args.referee else lineup
     missed = False
     for opponent, n, target in LINEUPS:

@@ -18,6 +18,12 @@ def dice_bot(arena_node: str) -> Callable[..., list[str]]:
 
 
 @pytest.fixture
+def contest_sample(arena_node: str) -> list[str]:
+    """argv of the contest's sample bot, hard-wired to port 5533."""
+    return [arena_node, str(BOTS / "contest_sample.js")]
+
+
+@pytest.fixture
 def dice_match(arena_match: Callable[..., Path]) -> Callable[..., Path]:
     """A Liar's Dice match file with the given bots (name -> argv, or a built-in bot)."""
     return lambda bots, extra="": arena_match("liarsdice", bots, extra)

@@ -79,6 +79,7 @@ def test_built_in_programs_play_whole_sessions(dice_match, players):
 def test_dice_per_player_is_an_option(dice_match):
     bots = {"a": "prob", "b": "basic"}
     summary = run_match(dice_match(bots, "games = 2\n[game_options]\ndice = 2"))
+    assert summary.played == 2 and not summary.errors
     for _result, detail, events in stored_games(summary):
         first = messages(events)[0][1]
         assert len(first["your_hand"]) == 2 and detail.details["rounds"] <= 3

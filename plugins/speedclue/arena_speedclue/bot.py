@@ -8,14 +8,12 @@ bots, connecting to the arena on localhost and answering until the connection cl
 from __future__ import annotations
 
 import argparse
-import contextlib
-import sys
 from collections.abc import Callable, Sequence
 
 from arena_speedclue import wire
 from arena_speedclue.cards import parse_card
 from arena_speedclue.players import Player
-from kernel.bots.serve import serve_tcp
+from kernel.bots.serve import main
 from kernel.codecs.raw import RawCodec
 
 
@@ -48,9 +46,8 @@ class ClueBot:
         return "suggest " + " ".join(self.player.suggest())
 
     def _disprove(self, message: str) -> str:
-        suggester, *cards = wire.words(message, "disprove", 4)
-        triple = wire.read_triple("suggest " + " ".join(cards), "suggest")
-        return "show " + self.player.disprove(int(suggester), triple)
+        suggester, triple = wire.read_disprove(message)
+        return "show " + self.player.disprove(suggester, triple)
 
     def _suggestion(self, message: str) -> str:
         seen = wire.read_suggestion(message)
@@ -87,14 +84,19 @@ def run(
 ) -> None:
     """The contest's command line: ``<identifier> <port>``, plus ``--seed`` and ``--host``;
     ``configure`` adds a bot's own options, ``make_player`` builds it from the arguments."""
-    parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").strip())
-    parser.add_argument("identifier", help="what to say in '<identifier> alive'")
-    parser.add_argument("port", type=int, help="the arena's TCP port")
-    parser.add_argument("--host", default="127.0.0.1", help="the arena's host")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
-    if configure is not None:
-        configure(parser)
-    args = parser.parse_args(argv)
-    bot = ClueBot(make_player(args), args.identifier)
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
-        serve_tcp(bot, RawCodec(), args.host, args.port)
+
+    def options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("identifier", help="what to say in '<identifier> alive'")
+        parser.add_argument("port", type=int, help="the arena's TCP port")
+        parser.add_argument("--host", default="127.0.0.1", help="the arena's host")
+        if configure is not None:
+            configure(parser)
+
+    main(
+        lambda args: ClueBot(make_player(args), args.identifier),
+        RawCodec(),
+        argv,
+        configure=options,
+        seeded=True,
+        address=lambda args: (args.host, args.port),
+    )

@@ -139,7 +139,7 @@ class Referee:
             triple = wire.read_triple(message, "suggest")
             self.rules.suggest(active, *triple)
         except (WireError, RuleError) as error:
-            self.violation(active, _reason(error))
+            self.violation(active, str(error))
             return None
         return triple
 
@@ -154,7 +154,7 @@ class Referee:
                 try:
                     return self.rules.show(disprover, wire.read_show(message))
                 except (WireError, RuleError) as error:
-                    self.violation(disprover, _reason(error))
+                    self.violation(disprover, str(error))
         if self.config["violations"] == DISQUALIFY and self.pending:
             raise Disqualified
         return self.rules.show(disprover, choices[0])
@@ -166,7 +166,7 @@ class Referee:
         try:
             accusation = wire.read_accuse(message)
         except WireError as error:
-            self.violation(active, _reason(error))
+            self.violation(active, str(error))
             return
         if accusation is None:
             reason = self.config["missed_accusation"] and missed_accusation(self.rules, active)
@@ -275,10 +275,6 @@ class Referee:
         return Outcome(ranks, reason, details=details)
 
 
-def _reason(error: WireError | RuleError) -> str:
-    return error.reason if isinstance(error, RuleError) else str(error)
-
-
 def _bot(summary: str, module: str) -> BuiltinBot:
     return BuiltinBot.from_module(summary, module, "{identifier}", "{port}")
 
@@ -314,7 +310,7 @@ class SpeedClue(Game):
             "arena_speedclue.bots.random",
         ),
         "deducer": _bot(
-            "full knowledge base of who may hold each card; most informative suggestions",
+            "full knowledge base of who may hold each card; asks about likely envelope cards",
             "arena_speedclue.bots.deducer",
         ),
     }

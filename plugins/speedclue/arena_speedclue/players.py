@@ -259,7 +259,7 @@ class Knowledge:
 
 
 class Deducer(Player):
-    """A full knowledge base, maximum-information suggestions, and a sure accusation at once."""
+    """A full knowledge base, suggestions aimed at the envelope, and a sure accusation at once."""
 
     def reset(self, n_players: int, my_index: int, my_cards: Sequence[str]) -> None:
         super().reset(n_players, my_index, my_cards)

@@ -221,13 +221,8 @@ class Game:
             self.by_accusation = True
             self.phase = Phase.OVER
             return True
-        self.eliminated.add(player)
-        left = self.remaining()
-        if len(left) == 1:
-            self.winner = left[0]
-            self.phase = Phase.OVER
-        else:
-            self._next_turn()
+        # The game is not over and the accuser is active, so not yet eliminated.
+        self.eliminate(player)
         return False
 
     def decline(self, player: int) -> None:

@@ -3,8 +3,8 @@
 The order matters because players learn from it: ``reset`` to every seat, then per turn
 ``suggest``, ``disprove`` (only with two or three matching cards), the ``suggestion`` broadcast
 to every seat in seat order (the card only for the suggester and the disprover), ``accuse`` and,
-after an accusation, the ``accusation`` broadcast. Illegal moves and, when enforced, the
-contest's two accusation rules raise :class:`Violation` naming the player: a simulation has no
+after an accusation, the ``accusation`` broadcast. Illegal moves and the contest's two
+accusation rules raise :class:`Violation` naming the player: a simulation has no
 violation policy, a bug in a built-in player should be loud.
 """
 
@@ -32,7 +32,6 @@ class Result:
     """How a game ended."""
 
     winner: int
-    turns: int
     eliminated: frozenset[int]
     by_accusation: bool
     """``True`` if the winner accused correctly, ``False`` if they were the last standing."""
@@ -43,7 +42,6 @@ def play_game(
     rng: random.Random,
     *,
     game: Game | None = None,
-    contest_rules: bool = True,
     max_turns: int = 10_000,
 ) -> Result:
     """Play one game between ``players`` (seat order) and return its result."""
@@ -62,27 +60,27 @@ def play_game(
             disproof = game.suggest(active, *suggestion)
         except RuleError as error:
             raise Violation(active, error.reason) from None
+        triple = game.last_suggestion
+        assert triple is not None
         card = disproof.card
         if disproof.needs_choice:
             disprover = disproof.disprover
             assert disprover is not None
-            answer = players[disprover].disprove(active, game.last_suggestion or suggestion)
+            answer = players[disprover].disprove(active, triple)
             try:
                 card = game.show(disprover, answer)
             except RuleError as error:
                 raise Violation(disprover, error.reason) from None
-        triple = game.last_suggestion
-        assert triple is not None
         for seat, player in enumerate(players):
             told = card if seat in (active, disproof.disprover) else None
             player.observe_suggestion(active, triple, disproof.disprover, told)
         accusation = players[active].accuse()
         if accusation is None:
-            if contest_rules and (reason := missed_accusation(game, active)):
+            if reason := missed_accusation(game, active):
                 raise Violation(active, reason)
             game.decline(active)
             continue
-        if contest_rules and (reason := suicidal_accusation(game, active, accusation)):
+        if reason := suicidal_accusation(game, active, accusation):
             raise Violation(active, reason)
         try:
             correct = game.accuse(active, *accusation)
@@ -93,7 +91,6 @@ def play_game(
     assert game.winner is not None
     return Result(
         winner=game.winner,
-        turns=turns,
         eliminated=frozenset(game.eliminated),
         by_accusation=game.by_accusation,
     )

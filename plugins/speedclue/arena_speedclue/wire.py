@@ -72,6 +72,16 @@ def read_triple(message: str, keyword: str) -> Triple:
         raise WireError(f"{error} in {_quote(message)}") from None
 
 
+def read_disprove(message: str) -> tuple[int, Triple]:
+    """``disprove P S W R`` as a bot reads it: the suggester and the suggested triple."""
+    suggester, *cards = words(message, "disprove", 4)
+    try:
+        triple = parse_triple(cards)
+        return int(suggester), triple
+    except (CardError, ValueError) as error:
+        raise WireError(f"{error} in {_quote(message)}") from None
+
+
 def read_show(message: str) -> str:
     (card,) = words(message, "show", 1)
     try:

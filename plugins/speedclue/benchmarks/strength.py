@@ -23,7 +23,7 @@ from arena_speedclue.players import Deducer, Player, RandomPlayer
 from arena_speedclue.simulate import play_game
 
 from kernel.runner.api import run_match
-from kernel.store import Store
+from kernel.testing.results import stored_games
 
 TARGET = 0.70
 
@@ -62,16 +62,15 @@ def through_referee(games: int, seed: int, inproc: bool) -> tuple[Counter, Count
         summary = run_match(path)
         if summary.errors:
             raise SystemExit("\n".join(summary.errors))
-        with Store(summary.run.database) as store:
-            for result in store.results(summary.run.run_id):
-                if result.void:
-                    raise SystemExit(f"game {result.index} is void: {result.reason}")
-                seat = result.seating.index("deducer")
-                played[seat] += 1
-                won = result.ranks[seat] == 1
-                wins[seat] += won
-                how = "accusation" if "accused" in result.reason else "last standing"
-                endings[f"{'won' if won else 'lost'}, {how}"] += 1
+        for result, _detail, _events in stored_games(summary):
+            if result.void:
+                raise SystemExit(f"game {result.index} is void: {result.reason}")
+            seat = result.seating.index("deducer")
+            played[seat] += 1
+            won = result.ranks[seat] == 1
+            wins[seat] += won
+            how = "accusation" if "accused" in result.reason else "last standing"
+            endings[f"{'won' if won else 'lost'}, {how}"] += 1
     return wins, played, endings
 
 
@@ -101,6 +100,8 @@ def main() -> None:
     mode.add_argument("--inproc", action="store_true", help="bots in the arena's process")
     mode.add_argument("--simulate", action="store_true", help="no referee: players only")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     start = time.perf_counter()
     if args.simulate:
         wins, played, endings = simulated(args.games, args.seed)

@@ -34,10 +34,9 @@ def test_the_minimal_python_bot_plays_clean_games(clue_match) -> None:
     play_clean_games(clue_match, [sys.executable, str(EXAMPLES / "minimal_bot.py")])
 
 
-def test_the_readme_node_bot_plays_clean_games(clue_match, node_bot, tmp_path) -> None:
+def test_the_readme_node_bot_plays_clean_games(clue_match, arena_node, tmp_path) -> None:
     readme = (PLUGIN / "README.md").read_text()
     (code,) = re.findall(r"```js\n(.*?)```", readme, flags=re.S)
     script = tmp_path / "bot.js"
     script.write_text(code)
-    node = node_bot()[0]
-    play_clean_games(clue_match, [node, str(script)])
+    play_clean_games(clue_match, [arena_node, str(script)])

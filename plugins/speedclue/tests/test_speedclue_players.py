@@ -146,6 +146,7 @@ def test_deducer_accuses_only_the_truth_in_a_fixed_deal() -> None:
         game = Game(SOLUTION, HANDS3)
         players: list[Player] = [Deducer(seed), RandomPlayer(seed), RandomPlayer(seed + 1)]
         result = play_game(players, rng, game=game)
+        assert 0 not in result.eliminated
         if result.winner == 0:
             assert result.by_accusation
 

@@ -100,8 +100,6 @@ function answer(req) {
 
 // ---- transport ----
 let connected = false;
-let roundsOver = 0;  // round_over broadcasts seen (recorded, never answered)
-let lastRoundOver = null;
 const sock = net.connect(Number(opts.port), opts.host);
 const send = (line) => {
   if (sock.destroyed || !sock.writable) return;
@@ -112,7 +110,7 @@ const send = (line) => {
 function handle(line) {
   let msg;
   try { msg = JSON.parse(line); } catch (err) { process.stderr.write(`dice_bot: bad JSON: ${line.slice(0, 200)}\n`); return; }
-  if (msg && msg.subject === 'round_over') { roundsOver++; lastRoundOver = msg; return; }
+  // round_over broadcasts need no answer; anything but a move_request is ignored.
   if (!msg || msg.subject !== 'move_request') return;
   const out = answer(msg);
   if (out instanceof Promise) out.then((text) => send(text));

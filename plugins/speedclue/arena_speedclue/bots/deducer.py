@@ -1,4 +1,4 @@
-"""Speed Clue bot: a full knowledge base and the most informative suggestion (``--seed N``)."""
+"""Speed Clue bot: a full knowledge base; asks about the likeliest envelope cards (``--seed N``)."""
 
 from __future__ import annotations
 
