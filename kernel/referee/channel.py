@@ -30,16 +30,25 @@ class Channel:
     reply. After a request timed out, the next message the bot sends is its late answer to
     that request (bots answer in order), so it is logged as ``late`` and queued too, never
     taken as the answer to a later request.
+
+    A reply is judged by when it was read, stamped as it comes off the wire, against its
+    request's deadline: on a busy event loop the timer that ends a request may run after
+    the read of a reply that came too late, and must not be outrun by it. Reply times are
+    measured from the write of the request to the read of its reply, so they measure the
+    bot, not what else the referee was doing.
     """
 
     __slots__ = (  # __weakref__: games may keep per-session state in a WeakKeyDictionary
         "__weakref__",
         "_deadline",
         "_decoder",
+        "_elapsed",
         "_inbox",
+        "_owed",
         "_sent_at",
         "_timer",
         "_waiter",
+        "answered",
         "closed",
         "closed_in",
         "codec",
@@ -48,8 +57,8 @@ class Channel:
         "identifier",
         "log",
         "name",
-        "owed",
         "seat",
+        "started",
         "tagged",
     )
 
@@ -76,9 +85,20 @@ class Channel:
         self._waiter: asyncio.Future[Any] | None = None
         self._sent_at = 0.0
         self._deadline = 0.0
+        self._elapsed = 0.0
         self._timer: asyncio.TimerHandle | None = None
+        self.started = (
+            connection.started
+            if connection is not None and connection.started is not None
+            else time.monotonic()
+        )
+        """When the bot was started (monotonic seconds): its start-up clock runs from here."""
+        self.answered = False
+        """Whether a request to this bot has been settled yet: until then, requests are on
+        the start-up clock (see :class:`~kernel.referee.table.Table`)."""
         self.flooded = False
-        self.owed = 0
+        self._owed: deque[float] = deque()
+        """When each request that timed out and is still owed its late answer was sent."""
         self.tagged = tagged
         self.closed: Fault | None = None
         self.closed_in: EventLog | None = None
@@ -111,10 +131,12 @@ class Channel:
     # -- receiving ---------------------------------------------------------------
 
     def _on_data(self, data: bytes) -> None:
-        self._deliver(self._decoder.feed(data))
+        arrived = time.monotonic()
+        self._deliver(self._decoder.feed(data), arrived)
 
     def _on_closed(self, reason: str) -> None:
-        self._deliver(self._decoder.close())
+        arrived = time.monotonic()
+        self._deliver(self._decoder.close(), arrived)
         if self.closed is None:
             self.closed = Fault(FaultKind.EXIT, reason)
         if self.log is not None:
@@ -122,7 +144,11 @@ class Channel:
             self.closed_in = self.log
         waiter = self._waiter
         if waiter is not None and not waiter.done():
-            waiter.set_result(self.closed)
+            if arrived > self._deadline:
+                self._time_out(waiter)
+            else:
+                self._elapsed = arrived - self._sent_at
+                waiter.set_result(self.closed)
 
     def _log_received(
         self, log: EventLog, message: Any, raw: bytes, kind: str, elapsed: float | None
@@ -133,19 +159,24 @@ class Channel:
         else:
             log.add(kind, self.seat, wire_text(raw), elapsed)
 
-    def _deliver(self, items: list[tuple[Any, bytes]]) -> None:
+    def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
         log = self.log
         for item in items:
             message, raw = item
             waiter = self._waiter
-            late = self.owed > 0
-            if late:
-                self.owed -= 1
+            if waiter is not None and not waiter.done() and arrived > self._deadline:
+                # Too late, even though the timer that says so has not run yet.
+                self._time_out(waiter)
+            late = bool(self._owed)
             answering = not late and waiter is not None and not waiter.done()
+            if late:
+                elapsed: float | None = arrived - self._owed.popleft()
+            else:
+                elapsed = arrived - self._sent_at if answering else None
             if log is not None:
-                elapsed = time.monotonic() - self._sent_at if answering else None
                 self._log_received(log, message, raw, "late" if late else "recv", elapsed)
             if answering:
+                self._elapsed = elapsed  # type: ignore[assignment]
                 waiter.set_result(item)  # type: ignore[union-attr]
             elif len(self._inbox) < MAX_PENDING:
                 self._inbox.append(item)
@@ -165,43 +196,43 @@ class Channel:
     def post(self, message: Any) -> None:
         """Encode and write one message; a gone bot silently drops it (its fault is known)."""
         data = self.codec.encode(message)
+        self._sent_at = time.monotonic()
         if self.closed is None and self.connection is not None:
             self.connection.write(data)
         if self.log is not None:
             self.log.add("send", self.seat, wire_text(data))
 
-    def expect(self, *, queued: bool = False) -> asyncio.Future[Any]:
-        """Arm the waiter for the reply to the request about to be posted; start its stopwatch.
+    def request(self, message: Any, delay: float, *, queued: bool = False) -> asyncio.Future[Any]:
+        """Write ``message`` and return the future of its one reply, due within ``delay`` s.
 
-        Arming before writing keeps the work between the write and the wait minimal, which
-        is what decides the round-trip latency with a fast bot.
-
-        ``queued``: accept a message that already arrived (a greeting the bot sends by
-        itself, such as Speed Clue's ``alive``) instead of only a new one.
+        ``message`` None writes nothing: the bot is to send something by itself (a greeting
+        such as Speed Clue's ``alive``), and with ``queued`` a message that already arrived
+        answers at once. The stopwatch starts at the write; for an in-process bot, which
+        answers inside the write, that includes its thinking.
         """
-        waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        self._waiter = waiter
+        if message is not None:
+            self.post(message)
+        else:
+            self._sent_at = time.monotonic()
+        self._elapsed = 0.0
         if queued and self._inbox:
             waiter.set_result(self._inbox.popleft())
         elif self.closed is not None:
             waiter.set_result(self.closed)
-        self._waiter = waiter
-        self._sent_at = time.monotonic()
-        return waiter
-
-    def arm(self, delay: float) -> None:
-        """Time the current waiter out after ``delay`` seconds.
-
-        One timer per channel, moved only when it would fire too late: each request's
-        deadline is later than the one before, so a timer left over from an answered request
-        simply fires, finds the new deadline and waits on. Most requests cost no timer.
-        """
-        loop = asyncio.get_running_loop()
-        self._deadline = deadline = loop.time() + delay
+        self._deadline = deadline = self._sent_at + delay
         timer = self._timer
+        # One timer per channel, moved only when it would fire too late: each request's
+        # deadline is later than the one before, so a timer left over from an answered
+        # request simply fires, finds the new deadline and waits on. Most requests cost no
+        # timer. (The loop's clock is time.monotonic, as every stamp here.)
         if timer is None or timer.when() > deadline:
             if timer is not None:
                 timer.cancel()
             self._timer = loop.call_at(deadline, self._on_timer)
+        return waiter
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -210,17 +241,23 @@ class Channel:
             return
         loop = asyncio.get_running_loop()
         if loop.time() >= self._deadline:
-            waiter.set_result(_TIMEOUT)
+            self._time_out(waiter)
         else:
             self._timer = loop.call_at(self._deadline, self._on_timer)
 
+    def _time_out(self, waiter: asyncio.Future[Any]) -> None:
+        """End a request that got no reply in time; the bot still owes it (untagged)."""
+        if not self.tagged:
+            self._owed.append(self._sent_at)
+        self._elapsed = self._deadline - self._sent_at
+        waiter.set_result(_TIMEOUT)
+
     def settle(self, result: Any) -> tuple[Any, Fault | None, float]:
         """Turn a waiter's result into (message, fault or None, measured seconds)."""
-        elapsed = time.monotonic() - self._sent_at
         self._waiter = None
+        self.answered = True
+        elapsed = self._elapsed
         if result is _TIMEOUT:
-            if not self.tagged:
-                self.owed += 1
             return None, Fault(FaultKind.TIMEOUT, "no reply"), elapsed
         if isinstance(result, Fault):
             return None, result, elapsed

@@ -3,11 +3,18 @@
 Send to a seat, ask a seat with its clock, ask several seats at once within one deadline,
 broadcast, and record faults the game judges. Every answer is a :class:`Reply` value, so a
 bot that times out, dies or sends garbage is a case the game handles, never an exception.
+
+The first request to a bot is on its start-up clock, whatever the game asks: a bot's
+first reply includes its start-up (a cold JVM, a Racket source compiled on the fly, an
+interpreter on a busy machine), so that request may take whichever is longer, its own limit
+or what is left of the start-up clock counted from the bot's start. Games need not
+remember it, and the game time budget neither bounds nor pays for that first reply.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -22,14 +29,18 @@ from kernel.referee.faults import Fault, FaultKind
 class Reply:
     """A seat's answer: the decoded ``message``, or the ``fault`` that replaced it.
 
-    ``elapsed`` is the measured reply time in seconds; ``unsolicited`` holds what the bot
-    sent before this request was written (a late answer to an earlier request, a greeting),
-    oldest first, for games whose protocol allows such messages.
+    ``elapsed`` is the measured reply time in seconds (from the write of the request to the
+    read of the reply); ``limit`` the time the request had (grace not included), so that a
+    game skipping a message that is not the answer can wait on within the same clock;
+    ``unsolicited`` holds what the bot sent before this request was written (a late answer
+    to an earlier request, a greeting), oldest first, for games whose protocol allows such
+    messages.
     """
 
     message: Any
     fault: Fault | None
     elapsed: float
+    limit: float = 0.0
     unsolicited: list[Any] = field(default_factory=list)
 
     @property
@@ -58,6 +69,15 @@ class Seat:
 
 
 Clock = Literal["reply", "startup"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Limit:
+    """The time one request has, how a timeout names it, and whether it costs budget."""
+
+    seconds: float
+    text: str
+    charged: bool
 
 
 class Table:
@@ -120,13 +140,10 @@ class Table:
         ``clock="startup"`` uses the start-up limit instead of the per-reply one.
         """
         s = self.seats[seat]
-        channel = s.channel
-        unsolicited = channel.drain()
-        limit, budget_bound = self._limit(s, timeout, clock)
-        waiter = channel.expect()
-        channel.arm(limit + self.clocks.grace)
-        channel.post(message)
-        return self._settle(s, await waiter, unsolicited, limit, budget_bound)
+        unsolicited = s.channel.drain()
+        limit = self._limit(s, timeout, clock)
+        waiter = s.channel.request(message, limit.seconds + self.clocks.grace)
+        return self._settle(s, await waiter, unsolicited, limit)
 
     async def ask_many(
         self,
@@ -135,23 +152,21 @@ class Table:
         timeout: float | None = None,
         clock: Clock = "reply",
     ) -> dict[int, Reply]:
-        """Send each seat its message, then collect every reply within ONE deadline.
+        """Send each seat its message, then collect every reply within one clock each.
 
         All messages are written before any reply is awaited, so every bot gets the same
         time; the replies are returned by seat, faults included.
         """
-        pending: list[tuple[Seat, list[Any], float, bool, asyncio.Future[Any]]] = []
+        pending: list[tuple[Seat, list[Any], _Limit, asyncio.Future[Any]]] = []
         for seat, message in messages.items():
             s = self.seats[seat]
             unsolicited = s.channel.drain()
-            limit, budget_bound = self._limit(s, timeout, clock)
-            pending.append((s, unsolicited, limit, budget_bound, s.channel.expect()))
-            s.channel.post(message)
-        for s, _unsolicited, limit, _bound, _waiter in pending:
-            s.channel.arm(limit + self.clocks.grace)
+            limit = self._limit(s, timeout, clock)
+            waiter = s.channel.request(message, limit.seconds + self.clocks.grace)
+            pending.append((s, unsolicited, limit, waiter))
         replies: dict[int, Reply] = {}
-        for s, unsolicited, limit, budget_bound, waiter in pending:
-            replies[s.index] = self._settle(s, await waiter, unsolicited, limit, budget_bound)
+        for s, unsolicited, limit, waiter in pending:
+            replies[s.index] = self._settle(s, await waiter, unsolicited, limit)
         return replies
 
     async def receive(
@@ -160,22 +175,27 @@ class Table:
         """Wait for a message the bot sends by itself (a handshake such as ``<id> alive``),
         taking one already received if there is one. Uses the start-up clock by default."""
         s = self.seats[seat]
-        limit, budget_bound = self._limit(s, timeout, clock)
-        waiter = s.channel.expect(queued=True)
-        s.channel.arm(limit + self.clocks.grace)
-        return self._settle(s, await waiter, [], limit, budget_bound)
+        limit = self._limit(s, timeout, clock)
+        waiter = s.channel.request(None, limit.seconds + self.clocks.grace, queued=True)
+        return self._settle(s, await waiter, [], limit)
 
-    def _limit(self, seat: Seat, timeout: float | None, clock: Clock) -> tuple[float, bool]:
+    def _limit(self, seat: Seat, timeout: float | None, clock: Clock) -> _Limit:
         base = timeout if timeout is not None else getattr(self.clocks, clock)
+        channel = seat.channel
+        if not channel.answered:
+            left = channel.started + self.clocks.startup - time.monotonic()
+            if left > base:
+                startup = f"{self.clocks.startup:g} s of its start (start-up clock)"
+                return _Limit(left, startup, charged=False)
+            return _Limit(base, f"{base:g} s", charged=False)
         if seat.budget is not None and seat.budget < base:
-            return max(seat.budget, 0.0), True
-        return base, False
+            budget = max(seat.budget, 0.0)
+            return _Limit(budget, f"{budget:g} s (game time budget exhausted)", charged=True)
+        return _Limit(base, f"{base:g} s", charged=True)
 
-    def _settle(
-        self, seat: Seat, result: Any, unsolicited: list[Any], limit: float, budget_bound: bool
-    ) -> Reply:
+    def _settle(self, seat: Seat, result: Any, unsolicited: list[Any], limit: _Limit) -> Reply:
         message, fault, elapsed = seat.channel.settle(result)
-        if seat.budget is not None:
+        if seat.budget is not None and limit.charged:
             seat.budget -= elapsed
         if fault is None and seat.channel.flooded and unsolicited:
             # Reported with the request after the flood, where the kept messages are shown.
@@ -183,11 +203,10 @@ class Table:
             seat.channel.flooded = False
         if fault is not None:
             if fault.kind is FaultKind.TIMEOUT:
-                why = " (game time budget exhausted)" if budget_bound else ""
-                fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit:g} s{why}")
+                fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}")
             fault = self._record(seat, fault)
             message = None
-        return Reply(message, fault, elapsed, unsolicited)
+        return Reply(message, fault, elapsed, limit.seconds, unsolicited)
 
     # -- judgement ----------------------------------------------------------------
 

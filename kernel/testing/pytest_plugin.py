@@ -48,11 +48,16 @@ def arena_register(
 
 @pytest.fixture
 def scripted_bot() -> Callable[..., list[str]]:
-    """``scripted_bot([{"reply": "take 1"}, {"exit": 3}], framing="line")`` -> argv."""
+    """``scripted_bot([{"reply": "take 1"}, {"exit": 3}], framing="line", only="move")``
+    -> argv (``only``: the prefix of the messages that are requests)."""
 
-    def argv(steps: list[dict[str, Any]], *, framing: str = "line", tcp: bool = False) -> list[str]:
+    def argv(
+        steps: list[dict[str, Any]], *, framing: str = "line", only: str = "", tcp: bool = False
+    ) -> list[str]:
         cmd = [sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps)]
         cmd += ["--framing", framing]
+        if only:
+            cmd += ["--only", only]
         if tcp:
             cmd += ["--tcp", "{host}", "{port}"]
         return cmd

@@ -1,7 +1,9 @@
 """A scripted bot: a real process whose every answer is written in a test.
 
-``python -m kernel.testing.scripted STEPS_JSON [--framing line|raw] [--tcp HOST PORT]``.
-For each message the bot reads, it performs the next step (the last step repeats):
+``python -m kernel.testing.scripted STEPS_JSON [--framing line|raw] [--only PREFIX]
+[--tcp HOST PORT]``. For each message the bot reads, it performs the next step (the last
+step repeats); with ``--only``, only messages starting with PREFIX take a step (the
+requests of a protocol that also sends notifications), the others are read and ignored:
 
 - ``{"reply": "text"}``: answer ``text`` (``--framing raw``: no newline);
 - ``{"sleep": 5, "reply": ...}``: wait first (a bot that misses its deadline);
@@ -60,10 +62,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A bot that follows a script.")
     parser.add_argument("steps", help="JSON list of steps")
     parser.add_argument("--framing", choices=["line", "raw"], default="line")
+    parser.add_argument("--only", default="", help="only messages with this prefix take a step")
     parser.add_argument("--tcp", nargs=2, metavar=("HOST", "PORT"))
     args = parser.parse_args()
     steps = json.loads(args.steps)
     terminator = b"\n" if args.framing == "line" else b""
+    only = args.only.encode()
     if args.tcp:
         sock = socket.create_connection((args.tcp[0], int(args.tcp[1])))
         read, write = (lambda: sock.recv(65536)), sock.sendall
@@ -78,7 +82,9 @@ def main() -> None:
             *messages, buffer = buffer.split(b"\n")
         else:
             messages, buffer = [buffer], b""
-        for _message in messages:
+        for message in messages:
+            if not message.startswith(only):
+                continue
             perform(steps[min(turn, len(steps) - 1)], write, terminator)
             turn += 1
 

@@ -72,6 +72,9 @@ class Connection(ABC):
     """
 
     pid: int | None = None
+    started: float | None = None
+    """When the bot was started or connected (``time.monotonic()``): the bot's start-up
+    clock runs from here to its first reply. ``None``: from when the referee took it."""
 
     @abstractmethod
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:

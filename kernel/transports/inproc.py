@@ -7,6 +7,7 @@ bytes a program would, and a game's built-in bots exercise its protocol adapter 
 from __future__ import annotations
 
 import asyncio
+import time
 import traceback
 
 from kernel.bots.logic import BotLogic
@@ -45,6 +46,7 @@ class InprocConnection(Connection):
         self._on_closed: OnClosed | None = None
         self._failure: str | None = None
         self._closed = False
+        self.started = time.monotonic()
 
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:
         if self._on_data is not None:

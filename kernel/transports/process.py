@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import resource
+import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Mapping
-from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
+from kernel.errors import ArenaError
 from kernel.transports.base import ConnectError, Connection, Launch, Limits, OnClosed, OnData
 from kernel.transports.procfs import group_members, stat_fields
 
@@ -88,22 +91,43 @@ def _group_running(pgid: int) -> bool:
     return any(True for _ in group_members(pgid, living=True))
 
 
-def _apply_limits(limits: Limits) -> None:
-    """Runs in the child between fork and exec: set the resource limits of the bot.
+@functools.cache
+def _prlimit() -> str:
+    """The util-linux ``prlimit`` command, which sets a bot's limits and then runs it."""
+    path = shutil.which("prlimit")
+    if path is None:
+        raise ArenaError(
+            "cannot start bots: the prlimit command (util-linux) is not installed, "
+            "and arena needs it to set their resource limits"
+        )
+    return path
+
+
+def limit_options(limits: Limits) -> list[str]:
+    """The ``prlimit`` options that set the resource limits of a bot.
+
+    The limits are set by an ``exec`` of ``prlimit`` in the child rather than by Python code
+    between fork and exec (``preexec_fn``): that would force a full ``fork`` of the referee,
+    which stalls its event loop for tens of milliseconds per bot, more the bigger the
+    referee, while other games' replies wait to be read. Without it, the child is
+    ``vfork``-ed.
 
     A limit above the inherited hard limit is lowered to it (an unprivileged arena cannot
-    raise it, and failing here would only say "Exception occurred in preexec_fn"). The CPU
-    hard limit is one second above the soft one, so a bot first gets SIGXCPU, which a
-    fault message can name, and SIGKILL only if it catches that. Core dumps are disabled:
-    a tournament of crashing bots must not fill the disk.
+    raise it). The CPU hard limit is one second above the soft one, so a bot first gets
+    SIGXCPU, which a fault message can name, and SIGKILL only if it catches that. Core
+    dumps are disabled: a tournament of crashing bots must not fill the disk.
     """
     wanted = {
-        resource.RLIMIT_DATA: (limits.memory_mb << 20) if limits.memory_mb is not None else None,
-        resource.RLIMIT_CPU: limits.cpu_seconds,
-        resource.RLIMIT_NPROC: limits.processes,
-        resource.RLIMIT_CORE: 0,
+        "data": (
+            resource.RLIMIT_DATA,
+            (limits.memory_mb << 20) if limits.memory_mb is not None else None,
+        ),
+        "cpu": (resource.RLIMIT_CPU, limits.cpu_seconds),
+        "nproc": (resource.RLIMIT_NPROC, limits.processes),
+        "core": (resource.RLIMIT_CORE, 0),
     }
-    for which, value in wanted.items():
+    options = []
+    for name, (which, value) in wanted.items():
         if value is None:
             continue
         _, hard = resource.getrlimit(which)
@@ -111,7 +135,29 @@ def _apply_limits(limits: Limits) -> None:
             value = min(value, hard)
         if which == resource.RLIMIT_CPU and (hard == resource.RLIM_INFINITY or value < hard):
             hard = value + 1
-        resource.setrlimit(which, (value, hard))
+        ceiling = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+        options.append(f"--{name}={value}:{ceiling}")
+    return options
+
+
+def missing_program(argv0: str, cwd: str | None, env: Mapping[str, str]) -> str | None:
+    """What is wrong with the command of a bot, found as ``exec`` will look for it (a path
+    with a slash from the bot's folder, a bare name on the ``PATH`` it is given), or None.
+
+    Checked before the start, so that a typo is a clear start-up error rather than a bot
+    that exits at once.
+    """
+    if "/" not in argv0:
+        if shutil.which(argv0, path=env.get("PATH", os.defpath)) is None:
+            return f'no command "{argv0}" on the PATH'
+        return None
+    folder = cwd or os.getcwd()
+    path = os.path.join(folder, argv0)
+    if not os.path.exists(path):
+        return f'no such file: "{argv0}"' + ("" if os.path.isabs(argv0) else f" in {folder}")
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        return f'"{argv0}" is not an executable file'
+    return None
 
 
 class StderrLog:
@@ -183,8 +229,11 @@ class BotProcess:
     ``"exited with status 3"``; the leader stays a zombie until :meth:`end`.
     """
 
-    def __init__(self, popen: subprocess.Popen[bytes], stderr: StderrLog, limits: Limits) -> None:
+    def __init__(
+        self, popen: subprocess.Popen[bytes], stderr: StderrLog, limits: Limits, started: float
+    ) -> None:
         self.pid = popen.pid
+        self.started = started
         self._popen = popen
         self._stderr = stderr
         self._limits = limits
@@ -253,6 +302,10 @@ def spawn(
     environment is the arena's plus the program's plus ``ARENA_ID`` and ``env``.
     """
     program = launch.program
+    full_env = {**os.environ, **program.env, "ARENA_ID": launch.identifier, **(env or {})}
+    problem = missing_program(argv[0], program.cwd, full_env) if argv else "an empty command"
+    if problem is not None:
+        raise ConnectError(f'cannot start bot "{program.name}": {problem}')
     path = stderr_log_path(launch)
     try:
         launch.log_dir.mkdir(parents=True, exist_ok=True)
@@ -260,16 +313,16 @@ def spawn(
     except OSError as exc:
         raise ConnectError(f'cannot create the stderr log of bot "{program.name}": {exc}') from None
     err_r, err_w = os.pipe()
+    started = time.monotonic()
     try:
         popen = subprocess.Popen(
-            argv,
+            [_prlimit(), *limit_options(launch.limits), "--", *argv],
             stdin=stdin,
             stdout=err_w if stdout is None else stdout,
             stderr=err_w,
             cwd=program.cwd,
-            env={**os.environ, **program.env, "ARENA_ID": launch.identifier, **(env or {})},
+            env=full_env,
             start_new_session=True,
-            preexec_fn=partial(_apply_limits, launch.limits),
         )
     except (OSError, subprocess.SubprocessError) as exc:
         os.close(err_r)
@@ -277,7 +330,8 @@ def spawn(
         raise ConnectError(f'cannot start bot "{program.name}": {exc}') from None
     finally:
         os.close(err_w)
-    return BotProcess(popen, StderrLog(err_r, log, launch.limits.stderr_kb * 1024), launch.limits)
+    stderr = StderrLog(err_r, log, launch.limits.stderr_kb * 1024)
+    return BotProcess(popen, stderr, launch.limits, started)
 
 
 class FdConnection(Connection):
@@ -305,6 +359,7 @@ class FdConnection(Connection):
         self._grace = kill_grace
         self._eof_reason = eof_reason
         self.pid = process.pid if process else None
+        self.started = process.started if process else time.monotonic()
         self._loop = asyncio.get_running_loop()
         os.set_blocking(read_fd, False)
         os.set_blocking(write_fd, False)

@@ -19,7 +19,9 @@ from kernel.referee.table import Table
 from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.stdio import StdioTransport
 
-QUICK = Clocks(reply=1.0, grace=0.05)
+QUICK = Clocks(startup=0.0, reply=1.0, grace=0.05)
+"""No start-up clock: a bot's first request has only its own limit, like every later one
+(the start-up clock has tests of its own)."""
 
 
 def scripted(steps: list[dict]) -> tuple[str, ...]:
@@ -78,7 +80,7 @@ def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
                 [{"sleep": 0.3, "reply": "b"}],
                 [{"sleep": 5, "reply": "c"}],
             ],
-            Clocks(reply=0.8, grace=0.05),
+            Clocks(startup=0.0, reply=0.8, grace=0.05),
         )
         try:
             started = time.monotonic()

@@ -10,8 +10,14 @@ from kernel.runner.api import run_match
 from kernel.store import Store
 
 BAD_BOTS = {
-    # name: (script, expected fault kind, words the recorded detail must contain)
-    "sleeper": ([{"sleep": 5, "reply": "take 1"}], "timeout", "no reply within 0.5 s"),
+    # name: (script of answers to "move" requests, expected fault kind, words the recorded
+    # detail must contain)
+    "slow starter": ([{"sleep": 30}], "timeout", "no reply within 3 s of its start (start-up"),
+    "sleeper": (
+        [{"reply": "take 1"}, {"sleep": 5, "reply": "take 1"}],
+        "timeout",
+        "no reply within 0.5 s",
+    ),
     "crasher": ([{"reply": "take 1"}, {"exit": 3}], "exit", "exited with status 3"),
     "garbage": ([{"bytes": "\xff\xfe take\n"}], "malformed", "UTF-8"),
     "nonsense": ([{"reply": "banana"}], "illegal", "expected take"),
@@ -25,7 +31,8 @@ def test_each_misbehaviour_loses_its_games_with_the_right_reason(
 ) -> None:
     bots = ['[[bots]]\nname = "good"\nbuiltin = "optimal"\n']
     for name, (steps, _kind, _words) in BAD_BOTS.items():
-        bots.append(f'[[bots]]\nname = "{name}"\ncmd = {json.dumps(scripted_bot(steps))}\n')
+        cmd = json.dumps(scripted_bot(steps, only="move"))
+        bots.append(f'[[bots]]\nname = "{name}"\ncmd = {cmd}\n')
     path = write_match(
         """
         game = "nim"
@@ -35,7 +42,7 @@ def test_each_misbehaviour_loses_its_games_with_the_right_reason(
         [clock]
         reply = 0.5
         grace = 0.05
-        startup = 5
+        startup = 3
         """
         + "\n".join(bots)
     )

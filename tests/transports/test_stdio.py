@@ -303,16 +303,25 @@ def test_environment_cwd_and_identifier(bot_script, make_launch, tmp_path):
     run(main())
 
 
-def test_missing_executable(make_launch):
+def test_missing_executable(make_launch, tmp_path):
     with pytest.raises(ConnectError) as caught:
-        run(StdioTransport().connect(make_launch(("./no-such-bot", "x"))))
-    assert str(caught.value) == (
-        "cannot start bot \"bot\": [Errno 2] No such file or directory: './no-such-bot'"
+        run(StdioTransport().connect(make_launch(("./no-such-bot", "x"), cwd=str(tmp_path))))
+    assert (
+        str(caught.value) == f'cannot start bot "bot": no such file: "./no-such-bot" in {tmp_path}'
+    )
+
+
+def test_unknown_command(make_launch):
+    with pytest.raises(ConnectError) as caught:
+        run(StdioTransport().connect(make_launch(("no-such-command-xyz",))))
+    assert (
+        str(caught.value) == 'cannot start bot "bot": no command "no-such-command-xyz" on the PATH'
     )
 
 
 def test_not_executable(make_launch, tmp_path):
     path = tmp_path / "bot.sh"
     path.write_text("echo hi\n")
-    with pytest.raises(ConnectError, match=r'cannot start bot "bot": \[Errno 13\] Permission'):
+    with pytest.raises(ConnectError) as caught:
         run(StdioTransport().connect(make_launch((str(path),))))
+    assert str(caught.value) == f'cannot start bot "bot": "{path}" is not an executable file'
