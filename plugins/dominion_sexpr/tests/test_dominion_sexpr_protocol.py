@@ -46,10 +46,10 @@ def test_full_games_in_each_version(arena_match, node_bot, version, rival):
     ("reply", "kind", "words"),
     [
         (")) hello", "malformed", ""),
-        ("(fly away)", "illegal", "not a play of version 1: (fly away)"),
+        ("(fly away)", "illegal", "(fly away): not a play of version 1"),
         ("(buy province)", "illegal", "(buy province): province costs 8"),
-        ("(act smithy)", "illegal", "(act smithy) is not in version 1"),
-        ("(clean)", "illegal", "(clean) with cards in hand"),
+        ("(act smithy)", "illegal", "(act smithy): smithy is not a kingdom card of version 1"),
+        ("(clean)", "illegal", "(clean): cards in hand"),
     ],
 )
 def test_a_bad_reply_loses_the_game_by_default(arena_match, scripted_bot, reply, kind, words):
@@ -93,14 +93,14 @@ def test_golden_first_move_messages(arena_match, version):
 
 
 def test_one_engine_two_protocols_same_results(arena_match):
-    """Big Money against Big Money under the line protocol and under v3 of this one (same
-    kingdom, curses included): the same seeds give the same games."""
+    """Big Money against Big Money under the line protocol and under v3 of this one with
+    the official rules (same kingdom, curses included): the same seeds give the same games."""
     text = arena_match("dominion_text", {"a": "bigmoney", "b": "bigmoney"}, "rounds = 3")
     text_results = [(g.ranks, g.scores) for g, _d, _e in stored_games(run_match(text))]
     sexpr = arena_match(
         "dominion_sexpr",
         {"a": "bigmoney", "b": "bigmoney"},
-        "rounds = 3\n[game_options]\nversion = 3",
+        'rounds = 3\n[game_options]\nversion = 3\nrules = "official"',
     )
     sexpr_results = [(g.ranks, g.scores) for g, _d, _e in stored_games(run_match(sexpr))]
     assert len(text_results) == 6 and text_results == sexpr_results
