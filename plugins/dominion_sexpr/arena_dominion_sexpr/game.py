@@ -370,10 +370,11 @@ class SexprMatch:
 
 
 def _words(datum: Any) -> list[str]:
-    """A play as its words: a non-empty list of symbols; anything else is a bad play."""
+    """A play as its words, as spelled: a non-empty list of symbols; anything else is a
+    bad play."""
     if not isinstance(datum, list) or not datum or not all(isinstance(w, Symbol) for w in datum):
         raise BadPlay(f"not a play: {_show(datum)}")
-    return [str(w).lower() for w in datum]
+    return [str(w) for w in datum]
 
 
 def _show(datum: Any) -> str:

@@ -47,15 +47,15 @@ PLAY_ORDER = (
     "village",
     "market",
     "cellar",
+    "remodel",
     "militia",
     "smithy",
     "moat",
     "woodcutter",
     "workshop",
-    "remodel",
     "mine",
 )
-"""Actions giving more Actions first."""
+"""Actions giving more Actions first; Remodel early, while there are Estates to trash."""
 
 WANTED = sys.argv[1:]
 me: str | None = None
