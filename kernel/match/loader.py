@@ -66,7 +66,7 @@ Tables:
 
 ``[clock]``
     Time limits in seconds, on top of the game's defaults: ``startup`` (starting and
-    connecting a bot) and ``reply`` (per reply) must be above 0; ``grace`` (added to every
+    connecting a bot, up to its first reply) and ``reply`` (per reply) must be above 0; ``grace`` (added to every
     limit) and ``kill`` (between SIGTERM and SIGKILL) may be 0; ``game`` is a per-seat
     budget for a whole game, 0 for none (the default).
 ``[limits]``

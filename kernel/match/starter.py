@@ -112,7 +112,7 @@ def _clock(game_cls: type[Game]) -> str:
     return f"""\
 # Time limits, in seconds (the defaults of {game_cls.name}).
 [clock]
-# Starting a bot and connecting it.
+# Starting a bot (and connecting it) up to its first reply.
 {_kv("startup", clocks.startup)}
 # Each reply.
 {_kv("reply", clocks.reply)}

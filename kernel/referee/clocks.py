@@ -10,9 +10,9 @@ from typing import Any
 class Clocks:
     """Separate limits, in seconds.
 
-    ``startup`` covers starting a bot and connecting it (and any handshake the game
-    runs with ``table.receive``/``ask(..., clock="startup")``); ``reply`` is the per-reply
-    limit; ``grace`` is added to every limit to absorb scheduling jitter; ``game`` is an
+    ``startup`` covers starting a bot, connecting it, and its first reply, counted from
+    its start: the table puts every bot's first request on it (see
+    :class:`~kernel.referee.table.Table`); ``reply`` is the per-reply limit; ``grace`` is added to every limit to absorb scheduling jitter; ``game`` is an
     optional per-seat budget over the whole game (``None`` = no budget); ``kill`` is how
     long a bot gets between SIGTERM and SIGKILL at the end of its game.
     """

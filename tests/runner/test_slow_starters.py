@@ -1,0 +1,62 @@
+"""A bot that takes 4 s to its first reply plays normally with ``startup = 10``, in every
+game: the kernel puts each bot's first request on its start-up clock, so no game has to
+remember it (a cold JVM, a Racket course bot compiled from source, a busy machine)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+
+import pytest
+
+from kernel.plugins.manager import get_plugin_manager, load_registries, register_plugin
+from kernel.runner.api import run_match
+from kernel.testing.results import stored_games
+
+DELAY = 4.0
+
+GAMES = {
+    # game: (distribution module, the slow bot's built-in program, its opponents, seats)
+    "nim": ("kernel", "optimal", ["random"], 2),
+    "stones": ("arena_stones", "random", ["random"], 2),
+    "dominion_text": ("arena_dominion_text", "bigmoney", ["bigmoney"], 2),
+    "dominion_sexpr": ("arena_dominion_sexpr", "bigmoney", ["bigmoney"], 2),
+    "speedclue": ("arena_speedclue", "random", ["random", "random"], 3),
+    "liarsdice": ("arena_liarsdice", "random", ["random"], 2),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_bot_slow_to_its_first_reply_plays_normally(game, write_match) -> None:
+    module, builtin, opponents, seats = GAMES[game]
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"the {game} plugin is not installed")
+    pm = get_plugin_manager()
+    register_plugin(pm, "kernel.testing.games")
+    program = load_registries(pm).games.cls(game).bots[builtin]
+    slow = [sys.executable, "-m", "kernel.testing.slow_start", str(DELAY), "--", *program.argv()]
+    bots = [f'[[bots]]\nname = "slow"\ncmd = {slow!r}\n'.replace("'", '"')]
+    bots += [f'[[bots]]\nname = "rival{i}"\nbuiltin = "{b}"\n' for i, b in enumerate(opponents)]
+    path = write_match(
+        f"""
+        game = "{game}"
+        seats = {seats}
+        rounds = 1
+        concurrency = {seats}
+        [clock]
+        startup = 10
+        """
+        + "\n".join(bots)
+    )
+    started = time.monotonic()
+    summary = run_match(path)
+    took = time.monotonic() - started
+
+    assert summary.errors == []
+    games = stored_games(summary)
+    assert len(games) == seats, "one game per rotation of the seating: every seat played"
+    for result, detail, _events in games:
+        assert not detail.faults, (game, result.seating, detail.faults)
+        assert not result.void
+    assert took >= DELAY, "the slow bot really held back its first reply"
