@@ -4,6 +4,10 @@ Both measurements talk to the same trivial echo bot (a separate process that ans
 line it reads): first with bare os.read/os.write on its pipes, without arena, then through
 the stdio transport, the line codec, a channel and ``Table.ask`` (clocks, event log and all).
 
+Every measurement starts its bot the way arena does (in a session of its own) and times
+only the round trips: one untimed round trip first, so that the bot's start-up (tens of
+milliseconds of interpreter start, as long as thousands of round trips) is in none of them.
+
 Wall-clock rates on a shared virtual machine drift by a factor of ten within minutes, so
 the measurements are interleaved: each trial measures raw and arena back to back, and the
 report gives the median of each and the median of the per-trial ratios.
@@ -55,19 +59,32 @@ while chunk := sock.recv(65536):
 """
 
 
+def start_echo_bot() -> subprocess.Popen[bytes]:
+    """The echo bot on pipes, in a new session as arena starts its bots."""
+    return subprocess.Popen(
+        [sys.executable, "-c", ECHO_BOT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
 def raw_pingpong(messages: int) -> float:
     """Round trips per second with bare pipes: the floor cost of two processes talking."""
-    bot = subprocess.Popen(
-        [sys.executable, "-c", ECHO_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+    bot = start_echo_bot()
     out, inp = bot.stdin.fileno(), bot.stdout.fileno()
     message = b'{"ping": 1}\n'
-    started = time.perf_counter()
-    for _ in range(messages):
+
+    def round_trip() -> None:
         os.write(out, message)
         got = os.read(inp, 65536)
         while not got.endswith(b"\n"):
             got += os.read(inp, 65536)
+
+    round_trip()  # the bot is up
+    started = time.perf_counter()
+    for _ in range(messages):
+        round_trip()
     elapsed = time.perf_counter() - started
     bot.stdin.close()
     bot.wait()
@@ -77,9 +94,7 @@ def raw_pingpong(messages: int) -> float:
 async def asyncio_floor(messages: int) -> float:
     """The same ping-pong on a bare event loop (add_reader and a future, nothing else): the
     least any asyncio referee pays, shown so that arena's own share of the cost is visible."""
-    bot = subprocess.Popen(
-        [sys.executable, "-c", ECHO_BOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+    bot = start_echo_bot()
     out, inp = bot.stdin.fileno(), bot.stdout.fileno()
     os.set_blocking(inp, False)
     loop = asyncio.get_running_loop()
@@ -91,11 +106,16 @@ async def asyncio_floor(messages: int) -> float:
             waiter[0].set_result(data)
 
     loop.add_reader(inp, readable)
-    started = time.perf_counter()
-    for _ in range(messages):
+
+    async def round_trip() -> None:
         waiter[:] = [loop.create_future()]
         os.write(out, b'{"ping": 1}\n')
         await waiter[0]
+
+    await round_trip()  # the bot is up
+    started = time.perf_counter()
+    for _ in range(messages):
+        await round_trip()
     elapsed = time.perf_counter() - started
     loop.remove_reader(inp)
     bot.stdin.close()
@@ -116,6 +136,7 @@ async def arena_pingpong(messages: int, transport_name: str, codec_name: str) ->
         launch = Launch(BotProgram("echo", argv), codec, "echo", Limits(), Path(logs), 10.0, 0.5)
         channel = Channel("echo", "echo", await transport.connect(launch), codec)
         table = Table([channel], Clocks(reply=5.0), EventLog())
+        assert (await table.ask(0, message)).ok  # the bot is up
         started = time.perf_counter()
         for _ in range(messages):
             reply = await table.ask(0, message)
@@ -123,7 +144,7 @@ async def arena_pingpong(messages: int, transport_name: str, codec_name: str) ->
         elapsed = time.perf_counter() - started
         await channel.close()
         await transport.aclose()
-        assert len(table.log.events) == 2 * messages
+        assert len(table.log.events) == 2 * (messages + 1)
     return messages / elapsed
 
 
