@@ -33,7 +33,7 @@ from arena_dominion.cards import (
     WOODCUTTER,
     WORKSHOP,
 )
-from arena_dominion.engine import ATTACK, COURSE, OFFICIAL, Dominion, IllegalMove
+from arena_dominion.engine import COURSE, OFFICIAL, Dominion, IllegalMove
 from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
 
@@ -63,6 +63,10 @@ class BadPlay(Exception):
 
 def sym(*words: str) -> list[Symbol]:
     return [Symbol(w) for w in words]
+
+
+MILITIA_PLAY = sym("act", "militia")
+"""The one attack of the protocol: every other player answers it, whatever its hand."""
 
 
 def card_list(head: str, card_ids: Sequence[int]) -> list[Any]:
@@ -178,7 +182,7 @@ class SexprMatch:
             if self.table.alive(seat):
                 others = [s for s in range(len(self.table)) if s != seat]
                 self.table.broadcast([Symbol("moved"), Symbol(SEAT_NAMES[seat]), play], others)
-            if game.phase == ATTACK:
+            if play == MILITIA_PLAY:
                 await self.attack(seat)
 
     # -- plays ---------------------------------------------------------------------------
@@ -280,7 +284,7 @@ class SexprMatch:
         if victim not in self.out:
             request = [
                 Symbol("attacked"),
-                sym("act", "militia"),
+                MILITIA_PLAY,
                 Symbol(SEAT_NAMES[attacker]),
                 self.state(victim),
             ]

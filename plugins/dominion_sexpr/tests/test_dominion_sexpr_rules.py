@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -9,6 +10,7 @@ from arena_dominion.cards import card
 from arena_dominion_sexpr.game import SEAT_NAMES, BadPlay, DominionSexpr, SexprMatch
 
 from kernel.codecs.sexpr import SexprCodec, Symbol
+from kernel.referee.table import Reply
 
 
 def datum(text: str):
@@ -256,3 +258,63 @@ def test_a_big_hand_must_discard_down_to_three():
     with pytest.raises(BadPlay, match="no gold in hand"):
         m.take_defense(big, datum("(discard gold estate)"))
     assert m.game.hand(big) == [card(c) for c in BIG_HAND.split()], "refusals change nothing"
+
+
+class ScriptedTable:
+    """Three seats answering from scripts, in process, recording what the referee sends to
+    whom: for a case no real game reaches (no victim of a Militia holding more than 3
+    cards), which the course server still asked."""
+
+    def __init__(self, answers: dict[int, list[str]]) -> None:
+        self.answers = answers
+        self.sent: list[tuple[int, str]] = []
+
+    def __len__(self) -> int:
+        return 3
+
+    def alive(self, seat: int) -> bool:
+        return True
+
+    def broadcast(self, message, seats) -> None:
+        self.sent.extend((seat, _head(message)) for seat in seats)
+
+    async def ask(self, seat: int, message) -> Reply:
+        self.sent.append((seat, _head(message)))
+        return Reply(datum(self.answers[seat].pop(0)), None, 0.0)
+
+    def fault(self, seat: int, kind, detail: str) -> None:
+        raise AssertionError(f"seat {seat}: {detail}")
+
+
+def _head(message) -> str:
+    """A message as on the wire, without the state it carries."""
+    return SexprCodec().encode(message).decode().strip().split(" ((players")[0]
+
+
+def test_every_victim_is_asked_even_when_none_holds_more_than_3_cards():
+    config = DominionSexpr.validate_options({"version": 3})
+    table = ScriptedTable({})
+    m = SexprMatch(table, seed=1, config=config)
+    game = m.game
+    a = game.current
+    b, c = (a + 1) % 3, (a + 2) % 3
+    for seat, hand in ((a, "militia copper"), (b, "copper estate estate"), (c, "moat copper")):
+        game.hands[seat][:] = [card(x) for x in hand.split()]
+    table.answers = {a: ["(act militia)", "(clean copper)"], b: ["(discard)"], c: ["(moat)"]}
+    asyncio.run(m.turn(a))
+    na, nb, nc = (SEAT_NAMES[s] for s in (a, b, c))
+
+    def to_all_but(seat: int, text: str) -> list[tuple[int, str]]:
+        return [(other, text) for other in range(3) if other != seat]
+
+    assert table.sent == [
+        (a, "(move"),
+        *to_all_but(a, f"(moved {na} (act militia))"),
+        (b, f"(attacked (act militia) {na}"),
+        (c, f"(attacked (act militia) {na}"),
+        *to_all_but(b, f"(defended {nb} (discard))"),
+        *to_all_but(c, f"(defended {nc} (moat))"),
+        (a, "(move"),
+        *to_all_but(a, f"(moved {na} (clean copper))"),
+    ]
+    assert game.current == b and len(game.hand(c)) == 2, "nothing was discarded"
