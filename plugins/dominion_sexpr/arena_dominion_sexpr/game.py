@@ -10,8 +10,8 @@ have answered, each answer is shown to the others as ``(defended name defense)``
 
 ``rules = "course"`` (the default) reproduces the course's reference server where it
 differs from the official rules: no Curse pile in any version, case-sensitive plays, and
-from v2 on an ``(add treasure)`` needs a buy left; the engine applies its end condition
-and tie-break.
+from v2 on an ``(add treasure)`` needs a buy left (this module's part), the game ending
+only with the Province pile and equal VP sharing the win (the engine's part).
 """
 
 from __future__ import annotations
