@@ -162,6 +162,29 @@ def gainable(supply: Sequence[int], max_cost: int, treasure_only: bool = False) 
     ]
 
 
+def piles_end_game(supply: Sequence[int], rules: str = OFFICIAL) -> str | None:
+    """Why these piles end the game at the end of the turn, or None.
+
+    Public because a bot's "suicide check" asks the same question of the supply it would
+    leave behind (see :mod:`arena_dominion.strategies`).
+    """
+    if supply[PROVINCE] == 0:
+        return "the province pile is empty"
+    if rules == OFFICIAL and supply.count(0) >= 3:
+        empty = ", ".join(NAMES[c] for c, left in enumerate(supply) if left == 0)
+        return f"three supply piles are empty: {empty}"
+    return None
+
+
+def final_ranks(vp: Sequence[int], turns: Sequence[int], rules: str = OFFICIAL) -> tuple[int, ...]:
+    """Ranks from VP (official rules: then fewer turns); equal players share a rank."""
+    if rules == OFFICIAL:
+        keys = [(-v, t) for v, t in zip(vp, turns, strict=True)]
+    else:
+        keys = [(-v, 0) for v in vp]
+    return tuple(1 + sum(k < mine for k in keys) for mine in keys)
+
+
 def missing(hand: Sequence[int], cards: Sequence[int]) -> int | None:
     """The first card of ``cards`` that ``hand`` does not hold (counting copies), or None."""
     need: dict[int, int] = {}
@@ -596,12 +619,9 @@ class Dominion:
         self._log(EV_TURN, p, (), self.turns[p])
 
     def _end_reason(self) -> str | None:
-        supply = self.supply
-        if supply[PROVINCE] == 0:
-            return "the province pile is empty"
-        if self.rules == OFFICIAL and supply.count(0) >= 3:
-            empty = ", ".join(NAMES[c] for c, left in enumerate(supply) if left == 0)
-            return f"three supply piles are empty: {empty}"
+        reason = piles_end_game(self.supply, self.rules)
+        if reason is not None:
+            return reason
         cap = self.turn_cap
         if cap is not None and self.turns[(self.current + 1) % self.players] >= cap:
             return f"turn cap of {cap} turns reached"
@@ -610,11 +630,7 @@ class Dominion:
     def _finish(self, reason: str) -> None:
         vp = tuple(self.vp(p) for p in range(self.players))
         turns = tuple(self.turns)
-        if self.rules == OFFICIAL:
-            keys = [(-vp[p], turns[p]) for p in range(self.players)]
-        else:
-            keys = [(-vp[p], 0) for p in range(self.players)]
-        ranks = tuple(1 + sum(k < mine for k in keys) for mine in keys)
+        ranks = final_ranks(vp, turns, self.rules)
         self.result = GameResult(vp, turns, ranks, reason, self.first)
         self.phase = OVER
 

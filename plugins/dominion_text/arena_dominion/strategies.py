@@ -7,17 +7,24 @@ messages (the text protocol's ``extra-money``, ``gained`` and ``trashed`` lines 
 it). So the same decisions play in :func:`simulate` and behind either protocol.
 
 Buy rules follow the rules file; where it is silent: a bot never buys from an empty pile
-(it falls through to its next priority), extra buys repeat the priority list with the
-money left, and Militia-BM buys a Militia (up to 2) in BMU's list just before Silver.
+(it falls through to its next priority) and extra buys repeat the priority list with the
+money left.
+
+Every strategy offers the public simulators' "suicide check" (``suicide_check=True``): it
+never buys a card that would end the game at the end of this turn while it would lose. It
+needs to see the scores (a :class:`ScoredView`), and a card it refuses looks to the
+strategy like an empty pile, so each strategy falls through to its next priority, as the
+simulators' bots do.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, cast
 
 from arena_dominion.cards import (
+    CARDS,
     CELLAR,
     COINS,
     COST,
@@ -37,10 +44,19 @@ from arena_dominion.cards import (
     PROVINCE,
     SILVER,
     SMITHY,
+    VP,
     WORKSHOP,
     WORKSHOP_MAX,
 )
-from arena_dominion.engine import ATTACK, OFFICIAL, Dominion, GameResult, gainable
+from arena_dominion.engine import (
+    ATTACK,
+    OFFICIAL,
+    Dominion,
+    GameResult,
+    final_ranks,
+    gainable,
+    piles_end_game,
+)
 
 Play = tuple[int, tuple[int, ...], int | None]
 """``(action card, cards from hand, card to gain)``: the arguments of
@@ -67,8 +83,24 @@ class View(Protocol):
     def supply(self) -> Sequence[int]: ...
 
 
+class ScoredView(View, Protocol):
+    """A :class:`View` that also shows the score, for the suicide check: the deciding
+    player's ``seat``, every seat's ``scores`` (VP) and ``turns`` (the turns each will have
+    taken if the game ends with this one, which decide equal VP under the official rules)
+    and the ``rules`` that end and rank the game."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def turns(self) -> Sequence[int]: ...
+    @property
+    def rules(self) -> str: ...
+
+
 class EngineView:
-    """A :class:`View` of one player read straight from the engine, without copies."""
+    """A :class:`ScoredView` of one player read straight from the engine, without copies."""
 
     __slots__ = ("game", "player")
 
@@ -100,6 +132,61 @@ class EngineView:
     def supply(self) -> Sequence[int]:
         return self.game.supply
 
+    @property
+    def seat(self) -> int:
+        return self.player
+
+    @property
+    def scores(self) -> Sequence[int]:
+        game = self.game
+        return [game.vp(p) for p in range(game.players)]
+
+    @property
+    def turns(self) -> Sequence[int]:
+        return self.game.turns
+
+    @property
+    def rules(self) -> str:
+        return self.game.rules
+
+
+class _SuicideCheckView:
+    """``view`` with a pile shown empty wherever gaining the next copy would end the game
+    at the end of this turn with the buyer not among the winners; ``bought`` are the cards
+    already chosen this turn (their copies and VP count).
+
+    Only a pile with one copy left can end the game by one gain, so few are looked at.
+    """
+
+    __slots__ = ("actions", "buys", "hand", "money", "owned", "supply")
+
+    def __init__(self, view: ScoredView, bought: Sequence[int]) -> None:
+        self.hand = view.hand
+        self.actions = view.actions
+        self.buys = view.buys
+        self.money = view.money
+        self.owned = view.owned
+        supply = list(view.supply)
+        for card in bought:
+            supply[card] -= 1
+        self.supply = supply
+        last = [c for c in CARDS if supply[c] == 1]
+        if not last:
+            return
+        seat, rules, turns = view.seat, view.rules, view.turns
+        scores = list(view.scores)
+        scores[seat] += sum(VP[c] for c in bought)
+        mine = scores[seat]
+        refused = []
+        for card in last:
+            supply[card] = 0
+            scores[seat] = mine + VP[card]
+            if piles_end_game(supply, rules) and final_ranks(scores, turns, rules)[seat] != 1:
+                refused.append(card)
+            supply[card] = 1
+        for card in refused:
+            supply[card] = 0
+
 
 def _keep_rank(card: int) -> int:
     """Order of discarding under attack: junk first, then cheap Treasures, Actions last."""
@@ -112,12 +199,15 @@ def _keep_rank(card: int) -> int:
 
 class Strategy:
     """A bot's decisions. Subclasses override :meth:`choose` (one buy) and, if they play
-    Actions, :meth:`action`; ``rng`` makes random choices repeatable."""
+    Actions, :meth:`action`; ``rng`` makes random choices repeatable; ``suicide_check``
+    turns on the simulators' check (see the module doc; the views must be
+    :class:`ScoredView`)."""
 
     name = ""
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(self, rng: random.Random | None = None, *, suicide_check: bool = False) -> None:
         self.rng = rng if rng is not None else random.Random(0)
+        self.suicide_check = suicide_check
 
     def action(self, view: View) -> Play | None:
         """The next Action to play, or None to go on to buying."""
@@ -132,7 +222,8 @@ class Strategy:
         money = view.money
         bought: list[int] = []
         for _ in range(view.buys):
-            card = self.choose(view, money)
+            seen = _SuicideCheckView(cast(ScoredView, view), bought) if self.suicide_check else view
+            card = self.choose(seen, money)
             if card is None:
                 break
             bought.append(card)
@@ -218,8 +309,14 @@ class SmithyBigMoney(BigMoneyUltimate):
         return None
 
 
-class MilitiaBigMoney(BigMoneyUltimate):
-    """Militia-BM: BMU buying up to 2 Militias (instead of a Silver) and playing them."""
+class DoubleMilitia(BigMoneyUltimate):
+    """Dominiate's "DoubleMilitia", as the rules file gives it: BMU's priorities with a
+    Militia, while it owns fewer than 2, just above Silver (so in place of a Silver at $4-5
+    when no Duchy comes first); it plays a Militia whenever it holds one and an Action.
+
+    Chosen over DominionSim's "Militia" (which greens on owning a Gold) because it keeps
+    the BMU skeleton of the other built-in bots, so the Militia is the only difference.
+    """
 
     name = "militia"
 
@@ -277,11 +374,11 @@ class RandomStrategy(Strategy):
         return self.rng.sample(list(hand), discard)
 
 
-STRATEGIES: dict[str, Callable[[random.Random | None], Strategy]] = {
+STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls
-    for cls in (RandomStrategy, BigMoney, BigMoneyUltimate, SmithyBigMoney, MilitiaBigMoney)
+    for cls in (RandomStrategy, BigMoney, BigMoneyUltimate, SmithyBigMoney, DoubleMilitia)
 }
-"""Strategy factories by bot name."""
+"""Strategies by bot name."""
 
 
 def simulate(

@@ -5,8 +5,13 @@ the spec writes them: an invalid reply to ``play-turn`` with an Action left cons
 Action (and the card, when it was one in hand) and the request is sent again; with no
 Action left the turn ends; an invalid answer to a Militia attack gets a discard chosen at
 random by the engine; a bot that does not respond (timeout, exit) or does not confirm the
-protocol version is disqualified: it takes no more turns, ranks below every other player,
-and the game ends when only one player is left in it.
+protocol version is disqualified: it gets no more messages, takes no more turns, ranks
+below every other player, and the game ends when only one player is left in it.
+
+A reply is invalid when it is not one of the spec's forms, and that includes words after
+a complete one (``play-reply pass now``, ``play-reply action smithy estate``): every card
+has a fixed number of arguments (:data:`ARGUMENTS`) except Cellar, whose list the spec
+cuts at the first word that is not a card left in the hand.
 """
 
 from __future__ import annotations
@@ -15,7 +20,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from arena_dominion import cards
-from arena_dominion.cards import CELLAR, KEEP_AFTER_ATTACK, KINGDOM, MINE, MOAT, REMODEL, WORKSHOP
+from arena_dominion.cards import (
+    CELLAR,
+    GAIN_BONUS,
+    KEEP_AFTER_ATTACK,
+    KINGDOM,
+    MINE,
+    MOAT,
+    REMODEL,
+    WORKSHOP,
+)
 from arena_dominion.engine import (
     ATTACK,
     EV_BUY,
@@ -39,6 +53,10 @@ if TYPE_CHECKING:
     from kernel.referee.table import Reply, Table
 
 VERSION = "1"
+
+ARGUMENTS = {MINE: 2, REMODEL: 2, WORKSHOP: 1}
+"""The most words that may follow each Action card in its reply (the card to trash, the
+card to gain); every other card but Cellar takes none."""
 
 
 def seat_name(seat: int) -> str:
@@ -77,7 +95,8 @@ class DominionText(Game):
         "bmu": BuiltinBot.from_module("Big Money Ultimate", "arena_dominion_text.bots.bmu"),
         "smithy": BuiltinBot.from_module("Smithy Big Money", "arena_dominion_text.bots.smithy"),
         "militia": BuiltinBot.from_module(
-            "Militia Big Money (BMU plus up to 2 Militias)", "arena_dominion_text.bots.militia"
+            "Dominiate's DoubleMilitia: BMU plus up to 2 Militias, always played",
+            "arena_dominion_text.bots.militia",
         ),
     }
 
@@ -101,10 +120,9 @@ class TextMatch:
     async def run(self) -> Outcome:
         for seat in range(len(self.table)):
             await self.handshake(seat)
-        self.table.broadcast(f"game kingdom-cards {names(KINGDOM)}")
+        self.tell(f"game kingdom-cards {names(KINGDOM)}")
         game = self.game
         while not game.over and len(self.table) - len(self.out) > 1:
-            self.table.broadcast(self.supply_line())
             await self.turn(game.current)
         return self.outcome()
 
@@ -134,6 +152,7 @@ class TextMatch:
             game.end_turn()
             game.drain_events()
             return
+        self.tell(self.supply_line())
         while True:
             hand = names(game.hand())
             request = (
@@ -159,9 +178,9 @@ class TextMatch:
         game.end_turn()
         me = seat_name(seat)
         if self.turn_gained:
-            self.table.broadcast(f"{me} gained {names(self.turn_gained)}")
+            self.tell(f"{me} gained {names(self.turn_gained)}")
         if self.turn_played:
-            self.table.broadcast(f"{me} played {names(self.turn_played)}")
+            self.tell(f"{me} played {names(self.turn_played)}")
         self.announce(game.drain_events())
 
     # -- replies to play-turn ----------------------------------------------------------------
@@ -172,7 +191,9 @@ class TextMatch:
         if words[:1] != ["play-reply"] or len(words) < 2:
             raise Invalid(f"not a play-reply: {message!r}")
         kind, args = words[1], words[2:]
-        if kind == "pass" and not args:
+        if kind == "pass":
+            if args:
+                raise Invalid(extra_words(words, 2))
             return True
         if kind == "buy":
             self.buy(args)
@@ -180,7 +201,7 @@ class TextMatch:
         if kind == "action" or (kind == "reply" and args[:1] == ["workshop"]):
             if self.game.actions < 1:
                 return True
-            self.action(args)
+            self.action(words)
             return False
         raise Invalid(f"unknown play-reply {kind!r}")
 
@@ -195,32 +216,51 @@ class TextMatch:
                 break
             game.buy(card)
 
-    def action(self, args: Sequence[str]) -> None:
-        if not args:
+    def action(self, words: Sequence[str]) -> None:
+        """``play-reply action <card> [args]`` (or ``play-reply reply workshop <card>``)."""
+        if len(words) < 3:
             raise Invalid("play-reply action names no card")
-        card = cards.lookup(args[0])
+        card = cards.lookup(words[2])
         if card is None:
-            raise Invalid(f"unknown card {args[0]!r}")
-        rest = [cards.lookup(w) for w in args[1:]]
-        if None in rest:
-            raise Invalid(f"unknown card in {' '.join(args[1:])!r}", card)
-        game = self.game
+            raise Invalid(f"unknown card {words[2]!r}")
+        if card == CELLAR:
+            return self.cellar(words[3:])
+        most = ARGUMENTS.get(card, 0)
+        if len(words) > 3 + most:
+            raise Invalid(extra_words(words, 3 + most), card)
+        args = []
+        for word in words[3:]:
+            arg = cards.lookup(word)
+            if arg is None:
+                raise Invalid(f"{words[2]}: unknown card {word!r}", card)
+            args.append(arg)
         try:
-            if card == CELLAR:
-                discards = cellar_discards(game.hand(), rest)
-                if not discards:
-                    raise Invalid("cellar names no card in the hand to discard", card)
-                game.play_action(CELLAR, discards)
-            elif card in (MINE, REMODEL):
-                if len(rest) > 2:
-                    raise Invalid(f"{args[0]} takes at most two cards", card)
-                game.play_action(card, rest[:1], rest[1] if len(rest) > 1 else None)
+            if card in GAIN_BONUS:
+                self.game.play_action(card, args[:1], args[1] if len(args) > 1 else None)
             elif card == WORKSHOP:
-                game.play_action(WORKSHOP, (), rest[0] if rest else None)
+                self.game.play_action(WORKSHOP, (), args[0] if args else None)
             else:
-                game.play_action(card, rest)
+                self.game.play_action(card)
         except IllegalMove as exc:
             raise Invalid(str(exc), card) from None
+
+    def cellar(self, words: Sequence[str]) -> None:
+        """The spec's Cellar: discard the named cards up to the first word that is not a
+        card left in the hand; naming none of them is an invalid reply. A list cut short is
+        carried out and recorded as a fault, so the bot's author learns of it."""
+        game = self.game
+        if CELLAR not in game.hand():
+            raise Invalid("no cellar in the hand")
+        discards, stop = cellar_discards(game.hand(), words)
+        if not discards:
+            raise Invalid(f"cellar: {stop or 'no card named'}, so nothing to discard", CELLAR)
+        if stop is not None:
+            self.table.fault(
+                self.turn_seat,
+                FaultKind.ILLEGAL,
+                f"cellar: {stop}; discarded only the cards before it: {names(discards)}",
+            )
+        game.play_action(CELLAR, discards)
 
     def penalize(self, seat: int, reason: str, card: int | None = None) -> bool:
         """The spec's rule for an invalid play-turn reply; True when the turn ends."""
@@ -287,7 +327,12 @@ class TextMatch:
         )
 
     def announce(self, events: list[Event]) -> None:
-        """Turn engine events into the protocol's informational lines."""
+        """Turn engine events into the protocol's informational lines.
+
+        ``top-discard`` names the card on top of the pile when it is sent, not the one the
+        discard left there: the draw that follows a discard (clean-up, Cellar) may have
+        shuffled the pile into the deck, and then the line is bare, as the spec writes an
+        empty pile."""
         for event in events:
             who = seat_name(event.player)
             if event.kind == EV_PLAY:
@@ -295,13 +340,19 @@ class TextMatch:
             elif event.kind in (EV_BUY, EV_GAIN):
                 self.turn_gained.extend(event.cards)
             elif event.kind == EV_TRASH:
-                self.table.broadcast(f"{who} trashed {names(event.cards)}")
+                self.tell(f"{who} trashed {names(event.cards)}")
             elif event.kind == EV_REVEAL:
-                self.table.broadcast(f"{who} revealed hand {names(event.cards)}")
+                self.tell(f"{who} revealed hand {names(event.cards)}")
             elif event.kind == EV_DISCARD:
                 if event.player != self.turn_seat:  # a Militia victim's discard
-                    self.table.broadcast(f"{who} discarded {names(event.cards)}")
-                self.table.broadcast(f"{who} top-discard {cards.name(event.detail)}")
+                    self.tell(f"{who} discarded {names(event.cards)}")
+                self.tell(
+                    f"{who} top-discard {names(self.game.discards[event.player][-1:])}".rstrip()
+                )
+
+    def tell(self, message: str) -> None:
+        """An informational line for every player still in the game."""
+        self.table.broadcast(message, [s for s in range(len(self.table)) if s not in self.out])
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -319,14 +370,27 @@ def names(card_ids: Sequence[int]) -> str:
     return " ".join(cards.name(c) for c in card_ids)
 
 
-def cellar_discards(hand: Sequence[int], named: Sequence[int | None]) -> list[int]:
-    """The named cards up to the first one the hand does not hold (the spec's rule)."""
+def cellar_discards(hand: Sequence[int], words: Sequence[str]) -> tuple[list[int], str | None]:
+    """The named cards up to the first word that is not a card left in the hand besides
+    the played Cellar (the spec's rule), and what is wrong with that word (None if every
+    word was discarded)."""
     left = list(hand)
     left.remove(CELLAR)
     chosen = []
-    for card in named:
-        if card is None or card not in left:
-            break
+    for word in words:
+        card = cards.lookup(word)
+        if card is None:
+            return chosen, f"{word!r} is not a card"
+        if card not in left:
+            return chosen, f"no {word} left in the hand"
         left.remove(card)
         chosen.append(card)
-    return chosen
+    return chosen, None
+
+
+def extra_words(words: Sequence[str], complete: int) -> str:
+    """The fault of a reply whose first ``complete`` words make a whole reply."""
+    return (
+        f"extra words after the complete reply {' '.join(words[:complete])!r}: "
+        f"{' '.join(words[complete:])!r}"
+    )

@@ -26,7 +26,7 @@ from arena_dominion.strategies import (
     STRATEGIES,
     BigMoney,
     BigMoneyUltimate,
-    MilitiaBigMoney,
+    DoubleMilitia,
     RandomStrategy,
     SmithyBigMoney,
     simulate,
@@ -39,7 +39,7 @@ def test_each_strategy_plays_complete_legal_games(name, players):
     for seed in range(6):
         rng = random.Random(seed)
         # Against a random opponent and the Militia bot, every strategy meets attacks.
-        seats = [STRATEGIES[name](rng), MilitiaBigMoney(), RandomStrategy(rng), BigMoney()]
+        seats = [STRATEGIES[name](rng), DoubleMilitia(), RandomStrategy(rng), BigMoney()]
         result = simulate(seats[:players], seed, turn_cap=60)
         assert len(result.vp) == len(result.turns) == len(result.ranks) == players
         assert min(result.ranks) == 1
@@ -133,7 +133,7 @@ def test_smithy_big_money_buys_one_smithy_per_eleven_treasures_and_plays_it():
 
 
 def test_militia_big_money_buys_two_militias_and_plays_them():
-    bot = MilitiaBigMoney()
+    bot = DoubleMilitia()
     assert bot.buys(_View(4)) == [MILITIA]
     assert bot.buys(_View(4, owned={MILITIA: 2})) == [SILVER]
     view = _View(0)

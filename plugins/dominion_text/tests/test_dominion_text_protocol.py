@@ -3,8 +3,6 @@ each of the spec's rules for bad replies."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,15 +13,6 @@ from kernel.runner.api import run_match
 from kernel.testing.results import stored_games
 
 BOTS = Path(__file__).parent / "bots"
-
-
-def plan_bot(**plan) -> list[str]:
-    return [sys.executable, str(BOTS / "plan_bot.py"), json.dumps(plan)]
-
-
-@pytest.fixture
-def match(arena_match):
-    return lambda bots, extra="": arena_match("dominion_text", bots, extra)
 
 
 def test_node_big_money_against_python_bots(match, arena_node):
@@ -63,7 +52,7 @@ def turn_requests(events, seat):
     return [e.text for e in events if e.kind == "send" and e.seat == seat and "play-turn" in e.text]
 
 
-def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match):
+def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match, plan_bot):
     bad = plan_bot(turn=["play-reply action smithy", "play-reply action smithy"])
     path = match({"bad": bad, "bm": "bigmoney"}, "games = 1")
     summary = run_match(path)
@@ -78,7 +67,7 @@ def test_invalid_action_with_actions_left_consumes_one_and_asks_again(match):
     assert "smithy" in detail.faults[0].detail
 
 
-def test_garbage_reply_is_an_invalid_reply_not_a_crash(match):
+def test_garbage_reply_is_an_invalid_reply_not_a_crash(match, plan_bot):
     path = match({"bad": plan_bot(turn=["buy me a province"]), "bm": "bigmoney"}, "games = 1")
     summary = run_match(path)
     ((_game, detail, _events),) = stored_games(summary)
@@ -86,7 +75,7 @@ def test_garbage_reply_is_an_invalid_reply_not_a_crash(match):
     assert "not a play-reply" in detail.faults[0].detail
 
 
-def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match):
+def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match, plan_bot):
     # Opening hands hold 2 to 5 coins: a Province never fits, so nothing is bought even
     # though a Copper (cost 0) comes after it in the list.
     bad = plan_bot(turn=["play-reply buy province copper"])
@@ -97,7 +86,7 @@ def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match):
     assert not first_turn_end or "copper" not in first_turn_end[0].split()[:3]
 
 
-def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match):
+def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match, plan_bot):
     path = match(
         {"silent": plan_bot(silent_turn=2), "a": "bigmoney", "b": "bmu"},
         "seats = 3\ngames = 1\n[clock]\nreply = 0.5",
@@ -111,7 +100,7 @@ def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match):
     assert any(e.kind == "note" and "is disqualified" in e.text for e in events)
 
 
-def test_a_bot_that_does_not_confirm_the_version_is_disqualified(match):
+def test_a_bot_that_does_not_confirm_the_version_is_disqualified(match, plan_bot):
     path = match(
         {"old": plan_bot(version="player player1 version 2"), "bm": "bigmoney"}, "games = 1"
     )
@@ -120,7 +109,7 @@ def test_a_bot_that_does_not_confirm_the_version_is_disqualified(match):
     assert "did not confirm version 1" in detail.faults[0].detail
 
 
-def test_invalid_attack_answers_get_random_discards(match):
+def test_invalid_attack_answers_get_random_discards(match, plan_bot):
     bad = plan_bot(attack=["play-reply discard banana", "play-reply reaction moat"])
     path = match({"bad": bad, "militia": "militia"}, "rounds = 1\n[game_options]\nturn_cap = 30")
     summary = run_match(path)
@@ -138,7 +127,7 @@ def test_invalid_attack_answers_get_random_discards(match):
     assert discarded, "the engine's random discards are announced"
 
 
-def test_a_bad_name_reply_gets_the_default_name_and_nothing_else(match):
+def test_a_bad_name_reply_gets_the_default_name_and_nothing_else(match, plan_bot):
     path = match({"odd": plan_bot(name="hello"), "bm": "bigmoney"}, "games = 1")
     ((game, detail, events),) = stored_games(run_match(path))
     seat = game.seating.index("odd")
@@ -148,9 +137,17 @@ def test_a_bad_name_reply_gets_the_default_name_and_nothing_else(match):
     assert not detail.faults
 
 
-def test_cellar_discards_up_to_the_first_card_not_in_hand():
+def test_cellar_discards_up_to_the_first_word_not_a_card_left_in_hand():
     hand = [card(n) for n in ("cellar", "estate", "estate", "copper", "duchy")]
-    named = [card("estate"), card("copper"), card("gold"), card("duchy")]
-    assert cellar_discards(hand, named) == [card("estate"), card("copper")]
-    assert cellar_discards(hand, [card("cellar")]) == [], "the played cellar is not in hand"
-    assert cellar_discards(hand, [None, card("estate")]) == []
+    estate, copper = card("estate"), card("copper")
+    assert cellar_discards(hand, ["estate", "copper", "gold", "duchy"]) == (
+        [estate, copper],
+        "no gold left in the hand",
+    )
+    assert cellar_discards(hand, ["estate", "banana", "duchy"]) == (
+        [estate],
+        "'banana' is not a card",
+    )
+    assert cellar_discards(hand, ["copper", "copper"]) == ([copper], "no copper left in the hand")
+    assert cellar_discards(hand, ["cellar"]) == ([], "no cellar left in the hand")
+    assert cellar_discards(hand, ["estate", "estate"]) == ([estate, estate], None)

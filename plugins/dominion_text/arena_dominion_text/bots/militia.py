@@ -1,4 +1,6 @@
-"""Dominion text bot. Militia-BM: Big Money Ultimate with up to two Militias, always played."""
+"""Dominion text bot. Dominiate's "DoubleMilitia": Big Money Ultimate with up to two
+Militias (bought just above Silver), always played. ``--suicide-check`` turns on the
+simulators' check: never buy a card that ends the game while this bot would lose."""
 
 from __future__ import annotations
 
