@@ -21,7 +21,7 @@ from arena_dominion.cards import (
     SILVER,
     SMITHY,
 )
-from arena_dominion.engine import Dominion
+from arena_dominion.engine import OFFICIAL, Dominion
 from arena_dominion.strategies import (
     STRATEGIES,
     BigMoney,
@@ -79,9 +79,20 @@ def test_simulate_is_deterministic_for_a_seed():
 
 
 class _View:
-    """A bot's view for buy decisions: a starting deck plus ``owned``."""
+    """A bot's view for buy decisions: a starting deck plus ``owned``; for the suicide
+    check, seat 0 of two with ``scores`` and ``turns`` (equal by default)."""
 
-    def __init__(self, money: int, provinces: int = 8, owned: dict[int, int] | None = None) -> None:
+    rules = OFFICIAL
+    seat = 0
+
+    def __init__(
+        self,
+        money: int,
+        provinces: int = 8,
+        owned: dict[int, int] | None = None,
+        scores: tuple[int, int] = (3, 3),
+        turns: tuple[int, int] = (20, 20),
+    ) -> None:
         self.hand: list[int] = []
         self.actions = 1
         self.buys = 1
@@ -91,6 +102,8 @@ class _View:
         self.owned = [counts[c] for c in CARDS]
         self.supply = Dominion(2, 0).supply
         self.supply[PROVINCE] = provinces
+        self.scores = scores
+        self.turns = turns
 
 
 @pytest.mark.parametrize(
@@ -132,13 +145,102 @@ def test_smithy_big_money_buys_one_smithy_per_eleven_treasures_and_plays_it():
     assert bot.action(view) is None
 
 
-def test_militia_big_money_buys_two_militias_and_plays_them():
+RICH = {GOLD: 4}  # 7 + 12 = 19 in treasure: more than BMU's 18 for a Province
+
+
+@pytest.mark.parametrize(
+    ("view", "buy"),
+    [
+        (_View(8, owned=RICH), [PROVINCE]),
+        (_View(8), [GOLD]),
+        (_View(5, provinces=4), [DUCHY]),
+        (_View(2, provinces=2), [ESTATE]),
+        (_View(6, provinces=6), [GOLD]),
+        (_View(5, provinces=6), [DUCHY]),  # Duchy-at-6 comes before the Militia
+        (_View(5, provinces=7), [MILITIA]),
+        (_View(4), [MILITIA]),
+        (_View(4, owned={MILITIA: 1}), [MILITIA]),
+        (_View(4, owned={MILITIA: 2}), [SILVER]),
+        (_View(5, owned={MILITIA: 2}), [SILVER]),
+        (_View(3), [SILVER]),
+        (_View(2), []),
+    ],
+)
+def test_double_militia_is_bmu_with_two_militias_just_above_silver(view, buy):
+    assert DoubleMilitia().buys(view) == buy
+
+
+def test_double_militia_plays_a_militia_whenever_it_has_an_action():
     bot = DoubleMilitia()
-    assert bot.buys(_View(4)) == [MILITIA]
-    assert bot.buys(_View(4, owned={MILITIA: 2})) == [SILVER]
     view = _View(0)
-    view.hand = [MILITIA]
+    view.hand = [COPPER, MILITIA]
     assert bot.action(view) == (MILITIA, (), None)
+    view.actions = 0
+    assert bot.action(view) is None
+    view.actions, view.hand = 1, [COPPER, SMITHY]
+    assert bot.action(view) is None
+
+
+def _bmu(check: bool) -> BigMoneyUltimate:
+    return BigMoneyUltimate(suicide_check=check)
+
+
+@pytest.mark.parametrize(
+    ("scores", "turns", "safe"),
+    [
+        ((30, 40), (20, 20), [DUCHY]),  # 36 < 40: the last Province would lose
+        ((34, 40), (20, 20), [PROVINCE]),  # 40 = 40 in as many turns: a shared win
+        ((34, 40), (20, 19), [DUCHY]),  # 40 = 40 in one more turn: a loss
+        ((36, 40), (20, 19), [PROVINCE]),  # 42 > 40: a win
+    ],
+)
+def test_the_suicide_check_refuses_the_last_province_only_when_it_would_lose(scores, turns, safe):
+    view = _View(8, provinces=1, owned=RICH, scores=scores, turns=turns)
+    assert _bmu(False).buys(view) == [PROVINCE]
+    assert _bmu(True).buys(view) == safe
+
+
+def test_the_suicide_check_counts_three_empty_piles_and_falls_through_to_nothing():
+    view = _View(2, provinces=2, scores=(10, 20))
+    view.supply[ESTATE] = 1
+    assert _bmu(False).buys(view) == [ESTATE]
+    view.supply[CURSE] = view.supply[SMITHY] = 0  # the Estate would empty a third pile
+    assert _bmu(False).buys(view) == [ESTATE]
+    assert _bmu(True).buys(view) == []
+    view.scores = (20, 20)  # 21 > 20: now the Estate wins the game
+    assert _bmu(True).buys(view) == [ESTATE]
+
+
+def test_the_suicide_check_counts_the_cards_bought_earlier_in_the_turn():
+    view = _View(16, provinces=2, owned=RICH, scores=(20, 40))
+    view.buys = 2
+    # The first Province leaves one; the second would end the game at 32 to 40.
+    assert _bmu(False).buys(view) == [PROVINCE, PROVINCE]
+    assert _bmu(True).buys(view) == [PROVINCE, DUCHY]
+    view.scores = (30, 40)  # 42 > 40: both
+    assert _bmu(True).buys(view) == [PROVINCE, PROVINCE]
+
+
+def _last_mover(result) -> int:
+    """Who took the game's last turn (2 players): the first player if it had one more."""
+    first = result.first
+    return first if result.turns[first] > result.turns[1 - first] else 1 - first
+
+
+def _games_ended_by_their_loser(check: bool) -> int:
+    """BMU mirrors (of 150) in which the player who took the last Province lost: piles only
+    shrink by the mover's buys, so whoever ended the game chose to."""
+    lost = 0
+    for seed in range(150):
+        result = simulate([_bmu(check), _bmu(check)], seed)
+        assert result.reason == "the province pile is empty"
+        lost += result.ranks[_last_mover(result)] != 1
+    return lost
+
+
+def test_with_the_check_no_bmu_ever_ends_a_game_it_loses():
+    assert _games_ended_by_their_loser(check=False) > 0
+    assert _games_ended_by_their_loser(check=True) == 0
 
 
 def test_extra_buys_spend_the_money_left():

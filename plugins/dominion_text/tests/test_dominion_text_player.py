@@ -281,3 +281,44 @@ def test_a_cellar_discarding_nothing_is_not_sent() -> None:
     hand = "cellar copper copper copper estate"
     replies = bot.on_message(f"play-request play-turn actions 1 buys 1 extra-money 0 hand {hand}")
     assert replies == ["play-reply buy silver"]
+
+
+def endgame(bot: TextPlayer, seat: str, turns_before_mine: int, opponent: str) -> TextPlayer:
+    """``bot`` at ``seat`` of two, late in a game: after ``turns_before_mine`` other turns
+    its own first turn, then rounds in which it gained 4 Golds (money 19 > BMU's 18), 3
+    Provinces and 2 Duchies (27 VP with its Estates) and the opponent what ``opponent``
+    says; one Province is left, worth 6 more."""
+    for line in (f"player {seat} name", f"player {seat} version 1", KINGDOM_LINE):
+        bot.on_message(line)
+    for _ in range(turns_before_mine):
+        bot.on_message(FULL_SUPPLY)
+    bot.on_message(FULL_SUPPLY)
+    bot.on_message(turn("copper copper copper copper estate"))  # its first turn
+    bot.on_message(f"{seat} gained gold gold gold gold province province province duchy duchy")
+    bot.on_message(opponent)
+    bot.on_message(FULL_SUPPLY.replace("province 8", "province 1"))
+    return bot
+
+
+RICH_HAND = turn("gold gold silver copper estate")  # $10
+FOUR_PROVINCES = "gained province province province province"  # 3 + 24 = 27 VP
+
+
+@pytest.mark.parametrize(
+    ("seat", "before", "opponent", "reply"),
+    [
+        # The opponent moved first, so the bot's turn evens the turns: 33 to 33 is a tie.
+        ("player2", 1, f"player1 {FOUR_PROVINCES} duchy duchy", "province"),
+        ("player2", 1, f"player1 {FOUR_PROVINCES} duchy duchy duchy", "duchy"),  # 33 < 36
+        # The bot moved first: 33 to 33 loses on turns, 33 to 30 wins.
+        ("player1", 0, f"player2 {FOUR_PROVINCES} duchy duchy", "duchy"),
+        ("player1", 0, f"player2 {FOUR_PROVINCES} duchy", "province"),
+    ],
+)
+def test_the_suicide_check_reads_the_score_and_turn_order_from_the_lines(
+    seat, before, opponent, reply
+):
+    checked = endgame(make_bot("bmu", suicide_check=True), seat, before, opponent)
+    assert checked.on_message(RICH_HAND) == [f"play-reply buy {reply}"]
+    unchecked = endgame(make_bot("bmu"), seat, before, opponent)
+    assert unchecked.on_message(RICH_HAND) == ["play-reply buy province"]

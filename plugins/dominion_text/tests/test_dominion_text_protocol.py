@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from arena_dominion.cards import card
+from arena_dominion.strategies import BigMoneyUltimate, simulate
 from arena_dominion_text.game import cellar_discards
 
 from kernel.runner.api import run_match
@@ -151,3 +152,24 @@ def test_cellar_discards_up_to_the_first_word_not_a_card_left_in_hand():
     assert cellar_discards(hand, ["copper", "copper"]) == ([copper], "no copper left in the hand")
     assert cellar_discards(hand, ["cellar"]) == ([], "no cellar left in the hand")
     assert cellar_discards(hand, ["estate", "estate"]) == ([estate, estate], None)
+
+
+def test_a_match_file_turns_the_suicide_check_on_with_a_bot_argument(arena_match):
+    """Built-in bots run as programs; ``args`` reaches them. The line-protocol bots rebuild
+    the scores and turn order from the lines, so each game is the engine's own game with
+    the check on (same seed, same decisions), and the check changed some of them."""
+    bots = "".join(
+        f'[[bots]]\nname = "{name}"\nbuiltin = "bmu"\nargs = ["--suicide-check"]\n'
+        for name in ("a", "b")
+    )
+    path = arena_match("dominion_text", {}, f"seed = 5\ngames = 4\n{bots}")
+    summary = run_match(path)
+    games = stored_games(summary)
+    assert summary.played == 4 and not summary.errors
+    changed = 0
+    for game, detail, _events in games:
+        assert not detail.faults
+        checked = simulate([BigMoneyUltimate(suicide_check=True) for _ in "ab"], detail.seed)
+        assert game.scores == tuple(float(vp) for vp in checked.vp)
+        changed += simulate([BigMoneyUltimate(), BigMoneyUltimate()], detail.seed) != checked
+    assert changed, "with this seed the check decides at least one of the games"
