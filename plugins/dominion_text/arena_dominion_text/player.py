@@ -102,7 +102,7 @@ class TextPlayer:
     def __init__(self, strategy: Strategy, bot_name: str | None = None) -> None:
         self.strategy = strategy
         self.bot_name = bot_name or strategy.name or "dominion-bot"
-        self.seat = ""
+        self.seat = "player1"  # until a name request says which seat
         self._reset()
 
     def _reset(self) -> None:
