@@ -128,14 +128,15 @@ class TextMatch:
 
     async def handshake(self, seat: int) -> None:
         me = seat_name(seat)
-        reply = await self.table.ask(seat, f"player {me} name", clock="startup")
+        # The kernel puts this first request on the start-up clock.
+        reply = await self.table.ask(seat, f"player {me} name")
         if not reply.ok:
             return self.disqualify(seat, f"no answer to the name request: {reply.fault}")
         words = reply.message.split()
         name = " ".join(words[2:]) if words[:2] == ["player", me] and len(words) > 2 else me.upper()
         self.table.note(f"{me} is {name}")
         line = f"player {me} version {VERSION}"
-        reply = await self.table.ask(seat, line, clock="startup")
+        reply = await self.table.ask(seat, line, clock="startup")  # still the handshake
         if not reply.ok:
             return self.disqualify(seat, f"no answer to the version request: {reply.fault}")
         if reply.message.strip() != line:
