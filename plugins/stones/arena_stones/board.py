@@ -30,8 +30,18 @@ def on_board(x: int, y: int) -> bool:
 
 
 def label(x: int, y: int) -> str:
-    """The viewer's name of a cell: column letter for X, row number for Y + 1 ("E3")."""
+    """arena's name of a cell in reasons, notes and logs: column letter A + X, row Y + 1,
+    the grid the protocol document draws ((4, 2) is E3, (8, 7) is I8). It reads straight
+    off the wire's X and Y, which is why arena prefers it to :func:`contest_label`."""
     return f"{chr(ord('A') + x)}{y + 1}"
+
+
+def contest_label(x: int, y: int) -> str:
+    """The contest viewer's and match logs' name of a cell: column letter A + X, rows
+    counted from each column's first cell, ``1 + Y - max(X - 4, 0)`` ((8, 7) is I4). The
+    same as :func:`label` in columns A to E; arena shows it where a bot author may compare
+    with those logs."""
+    return f"{chr(ord('A') + x)}{1 + y - max(x - 4, 0)}"
 
 
 CELLS: tuple[tuple[int, int], ...] = tuple(

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from arena_stones.board import contest_label, on_board
 from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
-from arena_stones.wire import Encoder, WireError, parse_move
+from arena_stones.wire import Encoder, Location, WireError, parse_move
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
 from kernel.referee.clocks import Clocks
 from kernel.referee.faults import FaultKind
@@ -41,7 +42,8 @@ class Stones(Game):
         ),
         "enums": Option(
             "integers",
-            "send colours and move types as JSON integers, or as strings like the contest",
+            "send colours and move types as JSON integers, or as strings and a pass echoed"
+            " without From/To, like the contest engine",
             choices=("integers", "strings"),
         ),
     }
@@ -60,7 +62,7 @@ class Stones(Game):
 
     async def play(self, table: Table, seed: int) -> Outcome:
         position = Position.initial(self.config["setup"], random.Random(seed))
-        wire = Encoder(strings=self.config["enums"] == "strings")
+        wire = Encoder(contest=self.config["enums"] == "strings")
         table.send(SEAT_OF[WHITE], wire.color(WHITE))
         table.send(SEAT_OF[BLACK], wire.color(BLACK))
         moves = 0
@@ -81,6 +83,7 @@ class Stones(Game):
                 return self._forfeit(seat, f"not a move: {exc}", moves)
             problem = position.judge(move_type, frm, to)
             if problem is not None:
+                problem += _in_contest_labels(frm, to)
                 table.fault(seat, FaultKind.ILLEGAL, problem)
                 return self._forfeit(seat, f"illegal move: {problem}", moves)
             position.play(move_type, frm, to)
@@ -96,3 +99,11 @@ class Stones(Game):
         loser = WHITE if seat == 0 else BLACK
         reason = f"{COLOR_NAMES[loser]} loses: {why}"
         return Outcome.win(1 - seat, 2, reason, details={"moves": moves})
+
+
+def _in_contest_labels(frm: Location, to: Location) -> str:
+    """The move's cells as the contest's logs named them, for a bot author comparing with
+    those (the reasons use :func:`~arena_stones.board.label`); "" unless both are cells."""
+    if frm is None or to is None or not (on_board(*frm) and on_board(*to)):
+        return ""
+    return f" (contest logs: {contest_label(*frm)} -> {contest_label(*to)})"

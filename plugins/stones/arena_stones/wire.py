@@ -1,16 +1,20 @@
 """The JSON messages of the Game of Stones protocol, both ways.
 
-The contest engine sent every enum value (colours, move types) as a JSON string although
-its document says integers, and its bots read either; arena sends integers by default and
-strings behind the ``enums = "strings"`` option, and accepts both from bots. Coordinates
-are integers (a numeric string is accepted too: it is unambiguous).
+The protocol document says enums (colours, move types) are integers and a pass carries
+``"From": null, "To": null``; arena speaks that by default. The contest engine differed in
+two ways its bots were built against, and ``Encoder(contest=True)`` (the ``enums =
+"strings"`` option) speaks like it: every enum value a JSON string, and a pass echoed as
+``{"Type": "0"}`` with no ``From``/``To`` keys. From bots both forms are accepted, and a
+pass may leave ``From`` and ``To`` out: the contest's Java bots wrote their replies with
+Gson, which omits null fields. Coordinates are integers (a numeric string is accepted
+too: it is unambiguous).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from arena_stones.engine import ANY_MOVE
+from arena_stones.engine import ANY_MOVE, MOVE_NAMES, PASS
 
 Location = tuple[int, int] | None
 
@@ -20,13 +24,14 @@ class WireError(ValueError):
 
 
 class Encoder:
-    """Builds the engine's messages with enums as integers or as strings."""
+    """Builds the engine's messages as the protocol document has them, or, with
+    ``contest``, as the contest engine sent them (see the module's docstring)."""
 
-    def __init__(self, strings: bool = False) -> None:
-        self.strings = strings
+    def __init__(self, contest: bool = False) -> None:
+        self.contest = contest
 
     def enum(self, value: int) -> int | str:
-        return str(value) if self.strings else value
+        return str(value) if self.contest else value
 
     def color(self, color: int) -> dict[str, Any]:
         return {"Color": self.enum(color)}
@@ -35,6 +40,8 @@ class Encoder:
         return {"Board": {"state": matrix}, "AllowedMoves": [self.enum(t) for t in allowed]}
 
     def move(self, move_type: int, frm: Location, to: Location) -> dict[str, Any]:
+        if self.contest and move_type == PASS:
+            return {"Type": self.enum(move_type)}
         return {"Type": self.enum(move_type), "From": location(frm), "To": location(to)}
 
     def processed(
@@ -64,9 +71,12 @@ def _integer(value: Any, what: str) -> int:
     raise WireError(f"{what} must be an integer, not {value!r}")
 
 
-def _location(message: dict[str, Any], key: str) -> Location:
+def _location(message: dict[str, Any], key: str, move_type: int) -> Location:
+    """The location under ``key``; a pass may leave the key out (Gson's null)."""
     if key not in message:
-        raise WireError(f"{key} is missing")
+        if move_type == PASS:
+            return None
+        raise WireError(f"{MOVE_NAMES[move_type]} without {key}: only a pass may leave it out")
     value = message[key]
     if value is None:
         return None
@@ -78,7 +88,8 @@ def _location(message: dict[str, Any], key: str) -> Location:
 def parse_move(message: Any) -> tuple[int, Location, Location]:
     """``(type, from, to)`` of a move reply; raises :class:`WireError` for anything else.
 
-    Only the shape is checked here; whether the move is legal is the engine's judgement.
+    Only the shape is checked here; whether the move is legal is the engine's judgement
+    (a pass that names a location, or an attack with a null one, is a move it rejects).
     """
     if not isinstance(message, dict):
         raise WireError(f"a move must be a JSON object, not {message!r}")
@@ -87,4 +98,4 @@ def parse_move(message: Any) -> tuple[int, Location, Location]:
     move_type = _integer(message["Type"], "Type")
     if move_type not in ANY_MOVE:
         raise WireError(f"Type {move_type} is not a move type (0 Pass, 1 Attack, 2 Strengthen)")
-    return move_type, _location(message, "From"), _location(message, "To")
+    return move_type, _location(message, "From", move_type), _location(message, "To", move_type)

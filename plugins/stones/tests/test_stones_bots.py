@@ -38,7 +38,7 @@ PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 
 
 def request(position: Position, strings: bool = False) -> dict:
-    return Encoder(strings).request(position.matrix(), position.allowed())
+    return Encoder(contest=strings).request(position.matrix(), position.allowed())
 
 
 def middle_game(seed: int = 5, plies: int = 12) -> Position:

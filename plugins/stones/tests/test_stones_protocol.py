@@ -100,3 +100,48 @@ def test_replies_that_are_not_moves(stones_match, scripted_bot, reply, words):
     assert [str(f.kind) for f in detail.faults] == ["illegal"]
     assert words in detail.faults[0].detail
     assert game.reason.startswith("white loses: not a move: ")
+
+
+GSON_PASS = {"strings": '{"Type":"0"}', "integers": '{"Type":0}'}
+"""What the Java bot writes for a pass (with ``--int-type`` for "integers")."""
+PASS_ECHO = {
+    "strings": {"Type": "0"},
+    "integers": {"Type": 0, "From": None, "To": None},
+}
+"""The referee's echo of a pass: the contest engine's with ``enums = "strings"``, the
+protocol document's by default."""
+
+
+@pytest.mark.parametrize("enums", sorted(GSON_PASS))
+def test_a_java_bot_passing_without_from_and_to_plays_whole_games(stones_match, java_bot, enums):
+    args = () if enums == "strings" else ("--int-type",)
+    path = stones_match(
+        {"java": java_bot("--seed", "7", *args), "random": "random"},
+        f'[game_options]\nenums = "{enums}"\n[clock]\nstartup = 20.0\nreply = 10.0',
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    for game, detail, events in stored_games(summary):
+        java = game.seating.index("java")
+        assert not detail.faults, detail.faults
+        assert " wins: " in game.reason and "not a move" not in game.reason
+        passes = [e for e in events if e.kind == "recv" and e.seat == java]
+        passes = [e.text for e in passes if '"From"' not in e.text]
+        assert passes and set(passes) == {GSON_PASS[enums]}
+        # Every pass is echoed to both bots (the Java bot checks its board against each
+        # request, so an echo it misread would have ended it with a fault).
+        echoes = [json.loads(e.text) for e in events if e.kind == "send" and '"Move"' in e.text]
+        pass_echoes = [m for m in echoes if m["Move"]["Type"] in (0, "0")]
+        assert len(pass_echoes) >= 2 * len(passes)
+        assert all(m["Move"] == PASS_ECHO[enums] for m in pass_echoes)
+
+
+def test_an_illegal_move_is_named_in_both_notations(stones_match, scripted_bot):
+    # From the fixed start White's (8, 7) and (8, 6) are both white: arena's I8 and I7,
+    # the contest logs' I4 and I3.
+    reply = '{"Type": 1, "From": {"X": 8, "Y": 7}, "To": {"X": 8, "Y": 6}}'
+    path = stones_match({"bad": scripted_bot([{"reply": reply}]), "random": "random"}, "games = 1")
+    ((game, detail, _events),) = stored_games(run_match(path))
+    problem = "attack onto your own stack at I7 (contest logs: I4 -> I3)"
+    assert [(str(f.kind), f.detail) for f in detail.faults] == [("illegal", problem)]
+    assert game.reason == f"white loses: illegal move: {problem}"

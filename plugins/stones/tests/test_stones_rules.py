@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
-from arena_stones.board import CELLS, INDEX, LABELS, RAYS, label, on_board
+from arena_stones.board import CELLS, INDEX, LABELS, RAYS, contest_label, label, on_board
 from arena_stones.engine import (
     ANY_MOVE,
     ATTACK,
@@ -99,6 +100,39 @@ def test_labels_are_column_letter_and_row_number():
     assert label(4, 2) == "E3"
     assert label(0, 0) == "A1" and label(8, 8) == "I9"
     assert LABELS[INDEX[3, 7]] == "D8"
+
+
+def test_contest_labels_count_each_column_from_its_first_cell():
+    # The contest's logs name I4 and I5 the two cells the protocol's grid calls I8 and I9.
+    assert (label(8, 7), contest_label(8, 7)) == ("I8", "I4")
+    assert (label(8, 8), contest_label(8, 8)) == ("I9", "I5")
+    assert contest_label(8, 4) == "I1" and contest_label(5, 1) == "F1"
+    assert contest_label(5, 8) == "F8" and contest_label(4, 8) == "E9"
+    for x in range(9):
+        column = [y for cx, y in CELLS if cx == x]
+        if x <= 4:  # columns A to E start at Y = 0: both names agree
+            assert all(contest_label(x, y) == label(x, y) for y in column)
+        rows = [int(contest_label(x, y)[1:]) for y in column]
+        hole = [5] if x == 4 else []  # the centre, E5 in both
+        assert rows == [r for r in range(1, len(column) + len(hole) + 1) if r not in hole]
+    assert len({contest_label(x, y) for x, y in CELLS}) == 60
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readme_board_shows_both_labels_of_every_cell():
+    """The README's board: rows Y = 0..8 (arena's row Y + 1), each cell its contest name."""
+    rows = [line for line in README.read_text().splitlines() if re.match(r" *Y=\d", line)]
+    assert len(rows) == 9
+    for y, line in enumerate(rows):
+        head, cells = line.split("|")
+        assert head.split() == [f"Y={y}", str(y + 1)]
+        expected = [
+            contest_label(x, y) if on_board(x, y) else "()" if (x, y) == (4, 4) else "."
+            for x in range(9)
+        ]
+        assert cells.split() == expected, line
 
 
 def test_rays_follow_the_six_lines_and_stop_at_the_centre_and_the_edge():
