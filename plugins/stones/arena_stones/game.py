@@ -32,8 +32,10 @@ class Stones(Game):
     codec = "jsonl"
     transport = "stdio"
     clocks = Clocks(startup=5.0, reply=3.0, grace=0.1)
-    """``startup`` is White's first request, which includes starting the bot (5 s in the
-    contest); ``reply`` every later request (3 s)."""
+    """The contest's: 5 s for White's first request, which includes starting the bot, and
+    3 s for every later one. arena puts each bot's first request on the start-up clock,
+    counted from the bot's start: White's first move, and Black's too (Black starts along
+    with White, so it has its 5 s, or 3 s from its request if White took longer)."""
     options = {
         "setup": Option(
             "fixed",
@@ -69,11 +71,7 @@ class Stones(Game):
         while not position.winner():
             player = position.player
             seat = SEAT_OF[player]
-            reply = await table.ask(
-                seat,
-                wire.request(position.matrix(), position.allowed()),
-                clock="startup" if moves == 0 else "reply",
-            )
+            reply = await table.ask(seat, wire.request(position.matrix(), position.allowed()))
             if not reply.ok:
                 return self._forfeit(seat, f"{reply.fault}", moves)
             try:
