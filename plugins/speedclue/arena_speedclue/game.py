@@ -320,6 +320,9 @@ class SpeedClue(Game):
         self._out: WeakKeyDictionary[Channel, Fault] = WeakKeyDictionary()
         """Bots out of their session (no ``alive``, or out of step), by channel: the
         sessions of a run share this instance, each with its own channels."""
+        self._greetings: WeakKeyDictionary[Channel, str] = WeakKeyDictionary()
+        """What each bot said at its handshake, by channel: it is received before any game,
+        so every game's replay repeats it."""
 
     async def open_session(self, table: Table) -> None:
         """Every bot must say ``<identifier> alive`` within the start-up clock."""
@@ -328,6 +331,7 @@ class SpeedClue(Game):
         for seat, reply in zip(seats, replies, strict=True):
             fault = reply.fault
             if fault is None:
+                self._greetings[table.session_key(seat)] = reply.message
                 try:
                     wire.read_alive(reply.message, table.identifier(seat))
                 except WireError as error:
@@ -338,6 +342,12 @@ class SpeedClue(Game):
                 )
 
     async def play(self, table: Table, seed: int) -> Outcome:
+        for seat in range(len(table)):
+            said = self._greetings.get(table.session_key(seat))
+            words = "nothing" if said is None else repr(said)
+            table.note(
+                f"handshake: {table.name(seat)} (identifier {table.identifier(seat)}) said {words}"
+            )
         out = {
             seat: fault
             for seat in range(len(table))

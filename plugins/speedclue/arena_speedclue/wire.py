@@ -98,10 +98,12 @@ def read_accuse(message: str) -> Triple | None:
 
 
 def read_alive(message: str, identifier: str) -> None:
+    """The handshake, in any case like every other message (the contest server compared
+    the whole line ignoring case, so a bot that changes its identifier's case was in)."""
     parts = message.split()
     if len(parts) != 2 or parts[1].lower() != "alive":
         raise WireError(f"expected '{alive(identifier)}', got {_quote(message)}")
-    if parts[0] != identifier:
+    if parts[0].lower() != identifier.lower():
         raise WireError(
             f"wrong identifier {parts[0]!r} in {_quote(message)}, expected {identifier!r}"
         )

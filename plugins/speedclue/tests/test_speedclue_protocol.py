@@ -5,6 +5,9 @@ meets the match file's violation policy, and the run always completes."""
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,6 +40,38 @@ def test_replies_with_a_terminator_still_work(clue_match, node_bot, terminator):
         # The referee read "ok" whatever the ending (the transcript keeps a NUL as sent).
         assert replies[0].rstrip("\r\n\0") == "ok"
         assert replies[0].endswith("\0") == (terminator == "nul")
+
+
+def replay(database: str, game_id: int) -> str:
+    """``arena replay DATABASE GAME_ID`` as a user runs it."""
+    command = [sys.executable, "-m", "kernel.cli.main", "replay", database, str(game_id)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout
+
+
+@pytest.mark.parametrize("case", ["upper", "lower"])
+def test_the_alive_handshake_is_read_in_any_case_and_every_replay_shows_it(
+    clue_match, node_bot, case
+):
+    bots = {"Node": node_bot("--alive-case", case), "deducer": "deducer", "random": "random"}
+    summary = run_match(clue_match(bots, "games = 3\nconcurrency = 1"))
+    assert summary.played == 3 and not summary.errors
+    games = stored_games(summary)
+    for result, detail, events in games:
+        assert not detail.faults and not result.void, detail.faults
+        notes = [e.text for e in events if e.kind == "note"]
+        said = {}
+        for note in notes:
+            if match := re.fullmatch(r"handshake: (\S+) \(identifier (\S+)\) said '(.*)'", note):
+                name, identifier, line = match.groups()
+                said[name] = (identifier, line)
+        assert sorted(said) == sorted(result.seating), notes
+        identifier, line = said["Node"]
+        assert line == getattr(f"{identifier} alive", case)() != f"{identifier} alive"
+        for name in ("deducer", "random"):
+            assert said[name][1] == f"{said[name][0]} alive"
+    transcript = replay(summary.run.database, games[-1][0].game_id)
+    assert f"-- referee: handshake: Node (identifier {identifier}) said '{line}'" in transcript
 
 
 def run_with_bad_bot(clue_match, bad_argv, policy, extra="", rounds=1):
@@ -77,10 +112,18 @@ MISBEHAVIOUR = {
 }
 
 
+HANDSHAKES = {"never-connect": "said nothing", "wrong-alive": "x alive'"}
+"""What the replay of the game that disqualified the bot says it said at its handshake."""
+
+
 @pytest.mark.parametrize("kind", sorted(MISBEHAVIOUR))
 def test_a_misbehaving_node_bot_is_disqualified_from_the_run(clue_match, node_bot, kind):
     summary, games = run_with_bad_bot(clue_match, node_bot("--misbehave", kind), "disqualify")
     check_disqualified(summary, games, *MISBEHAVIOUR[kind])
+    if kind in HANDSHAKES:
+        (events,) = [e for _r, d, e in games if d.faults]
+        notes = [e.text for e in events if e.kind == "note" and e.text.startswith("handshake: bad")]
+        assert len(notes) == 1 and notes[0].endswith(HANDSHAKES[kind]), notes
 
 
 FORFEITS = {

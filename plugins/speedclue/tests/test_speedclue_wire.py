@@ -25,6 +25,8 @@ def test_replies_are_read_in_any_case_with_any_spacing() -> None:
     assert wire.read_accuse("accuse Mu Ro St") == ("Mu", "Ro", "St")
     wire.read_ok("OK")
     wire.read_alive("7-x ALIVE", "7-x")
+    wire.read_alive("7-X-BOT ALIVE", "7-x-bot")  # as the contest server: the whole line
+    wire.read_alive("7-x-bot alive", "7-X-Bot")
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 // /work/shared/specs/speedclue.md and the wire facts in /work/shared/rules/speedclue.md.
 //
 //   node clue_bot.js <identifier> <port> [--seed N] [--terminator none|lf|crlf|nul]
-//                    [--misbehave KIND] [--delay MS] [--log FILE]
+//                    [--misbehave KIND] [--delay MS] [--log FILE] [--alive-case as-given|upper|lower]
 //
 // Connects to 127.0.0.1:<port>, sends "<identifier> alive", then answers each server message
 // lock-step, one write per reply. Server messages are bare writes without a terminator, so each
@@ -13,6 +13,8 @@
 // --misbehave KIND: never-connect | wrong-alive | late | garbage | repeat | suicidal | crash
 // --delay MS is how long 'late' waits (default 3000).
 // --log FILE appends "< msg" for each received message and "> reply" for each line sent.
+// --alive-case upper|lower sends the whole "<identifier> alive" line in that case (the spec says
+// messages need not be case-sensitive).
 'use strict';
 const net = require('net');
 const fs = require('fs');
@@ -32,7 +34,7 @@ if (args.length < 2) {
   process.exit(2);
 }
 const [identifier, port] = args;
-const opts = { seed: '1', terminator: 'none', misbehave: '', log: '', delay: '3000' };
+const opts = { seed: '1', terminator: 'none', misbehave: '', log: '', delay: '3000', 'alive-case': 'as-given' };
 for (let i = 2; i < args.length; i += 2) {
   const key = args[i].replace(/^--/, '');
   if (!(key in opts) || i + 1 >= args.length) {
@@ -47,6 +49,9 @@ if (term === undefined) { process.stderr.write(`bad terminator: ${opts.terminato
 const misbehave = opts.misbehave;
 const KINDS = ['', 'never-connect', 'wrong-alive', 'late', 'garbage', 'repeat', 'suicidal', 'crash'];
 if (!KINDS.includes(misbehave)) { process.stderr.write(`bad misbehave kind: ${misbehave}\n`); process.exit(2); }
+const ALIVE_CASES = { 'as-given': (s) => s, upper: (s) => s.toUpperCase(), lower: (s) => s.toLowerCase() };
+const aliveCase = ALIVE_CASES[opts['alive-case']];
+if (!aliveCase) { process.stderr.write(`bad alive case: ${opts['alive-case']}\n`); process.exit(2); }
 
 // mulberry32: tiny seeded PRNG returning floats in [0, 1)
 let rngState = (Number(opts.seed) >>> 0) || 0;
@@ -168,7 +173,7 @@ if (misbehave === 'never-connect') {
   }
 
   sock.setNoDelay(true);
-  sock.on('connect', () => send(`${identifier}${misbehave === 'wrong-alive' ? 'x' : ''} alive`));
+  sock.on('connect', () => send(aliveCase(`${identifier}${misbehave === 'wrong-alive' ? 'x' : ''} alive`)));
   sock.on('data', (chunk) => {
     // One chunk is one message; tolerate terminators by splitting on them.
     for (const part of chunk.toString('latin1').split(/\r\n|\n|\0/)) {
