@@ -66,9 +66,9 @@ Tables:
 
 ``[clock]``
     Time limits in seconds, on top of the game's defaults: ``startup`` (starting and
-    connecting a bot, up to its first reply) and ``reply`` (per reply) must be above 0; ``grace`` (added to every
-    limit) and ``kill`` (between SIGTERM and SIGKILL) may be 0; ``game`` is a per-seat
-    budget for a whole game, 0 for none (the default).
+    connecting a bot, up to its first reply) and ``reply`` (per reply) must be above 0;
+    ``grace`` (added to every limit) and ``kill`` (between SIGTERM and SIGKILL) may be 0;
+    ``game`` is a per-seat budget for a whole game, 0 for none (the default).
 ``[limits]``
     Per bot process: ``memory_mb``, ``cpu_seconds``, ``processes`` (integers, 0 for no
     limit; defaults 4096, none, 256) and ``stderr_kb`` (stderr kept per bot and game,

@@ -195,8 +195,9 @@ class Channel:
 
     def post(self, message: Any) -> None:
         """Encode and write one message; a gone bot silently drops it (its fault is known)."""
-        data = self.codec.encode(message)
-        self._sent_at = time.monotonic()
+        self._write(self.codec.encode(message))
+
+    def _write(self, data: bytes) -> None:
         if self.closed is None and self.connection is not None:
             self.connection.write(data)
         if self.log is not None:
@@ -213,10 +214,10 @@ class Channel:
         loop = asyncio.get_running_loop()
         waiter = loop.create_future()
         self._waiter = waiter
-        if message is not None:
-            self.post(message)
-        else:
-            self._sent_at = time.monotonic()
+        data = None if message is None else self.codec.encode(message)
+        self._sent_at = time.monotonic()
+        if data is not None:
+            self._write(data)
         self._elapsed = 0.0
         if queued and self._inbox:
             waiter.set_result(self._inbox.popleft())

@@ -23,14 +23,16 @@ def scripted(steps: list[dict]) -> tuple[str, ...]:
     return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
 
 
-async def open_table(tmp_path: Path, scripts: list[list[dict]], clocks: Clocks) -> Table:
+async def open_table(
+    tmp_path: Path, scripts: list[list[dict]], clocks: Clocks, *, only: str = ""
+) -> Table:
+    """One scripted bot per script; ``only``: the prefix of the messages it answers."""
     transport = StdioTransport()
     codec = LineCodec()
     channels = []
     for i, steps in enumerate(scripts):
-        launch = Launch(
-            BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5
-        )
+        argv = (*scripted(steps), "--only", only)
+        launch = Launch(BotProgram(f"bot{i}", argv), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5)
         channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
     return Table(channels, clocks, EventLog())
 
@@ -187,3 +189,20 @@ def test_starting_bots_does_not_hold_up_the_replies_of_others(tmp_path: Path) ->
     assert logged.text == "late" and 0.3 <= logged.elapsed < 1.0
     assert prompt.ok and prompt.message == "prompt"
     assert 0.05 <= prompt.elapsed < 1.0
+
+
+def test_a_notification_written_meanwhile_does_not_restart_the_stopwatch(
+    tmp_path: Path,
+) -> None:
+    async def scenario():
+        steps = [{"reply": "warm"}, {"sleep": 0.5, "reply": "done"}]
+        table = await open_table(tmp_path, [steps], Clocks(startup=0.0, reply=2.0), only="ask")
+        try:
+            assert (await table.ask(0, "ask: warm up")).ok
+            asyncio.get_running_loop().call_later(0.25, table.send, 0, "notice")
+            return await table.ask(0, "ask: go")
+        finally:
+            await close(table)
+
+    reply = asyncio.run(scenario())
+    assert reply.ok and reply.message == "done" and reply.elapsed >= 0.5
