@@ -8,6 +8,9 @@ clock; :func:`~arena_liarsdice.simulate.resolve` settles which reply counts (fau
 then the earliest challenge, then the mover's bid, ties to the earliest in playing order).
 After each round every player of the game gets ``round_over``.
 
+The optional ``set_name`` greeting comes once per session, before the game that reads it, so
+every game's replay notes what each bot said at its handshake.
+
 A reply that is missing, late, not JSON, of the wrong shape, for another ``message_id``, or
 illegal loses the round, and the reason is recorded. A bot that disconnects loses every
 round it is asked in until it is out of dice; the game goes on.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -41,6 +44,8 @@ class Entrant:
 
     player_id: int
     name: str | None = None
+    greeting: str | None = None
+    """The ``set_name`` that gave the name, as sent: every game's replay repeats it."""
     games: int = 0
     issued: set[str] = field(default_factory=set)
     """Every ``message_id`` sent to this bot, to tell a stale reply from a wrong one."""
@@ -59,6 +64,11 @@ class Referee:
         self.faults: list[str] = []
 
     async def play(self) -> Outcome:
+        for player, entrant in enumerate(self.entrants):
+            greeting = entrant.greeting
+            self.handshake(
+                player, "no set_name read yet" if greeting is None else f"said {greeting}"
+            )
         while not self.rules.over:
             result = apply(self.rules, await self.move())
             if result is not None:
@@ -97,6 +107,11 @@ class Referee:
                 self.table.fault(p, FaultKind.ILLEGAL, str(error))
                 moves[p] = Fault(f"illegal: {error}")
         resolution = resolve(rules, moves)
+        if not rules.variant.strict_turn:
+            for p, move in moves.items():
+                if isinstance(move, tuple) and p != rules.mover:
+                    name = self.table.name(p)
+                    self.table.note(f"{name} bid {list(move)} out of turn: taken as a pass")
         if resolution.kind == "fault" and not isinstance(moves[resolution.player], Fault):
             self.table.fault(resolution.player, FaultKind.ILLEGAL, resolution.reason)
         if resolution.kind == "fault":
@@ -130,12 +145,27 @@ class Referee:
         return f"g{game}r{rules.round_number}m{rules.move_number}p{self.ids[player]}"
 
     def names(self, player: int, messages: list[Any]) -> None:
-        """Honour the first ``set_name`` of a session; later ones are ignored."""
+        """Honour the first ``set_name`` of a session; later ones are ignored. The replay
+        notes each, in the game where it is read."""
         entrant = self.entrants[player]
         for message in messages:
-            named = wire.is_set_name(message) and isinstance(message["name"], str)
-            if named and entrant.name is None:
+            if not wire.is_set_name(message):
+                continue
+            sent = wire.as_sent(message)
+            said = f"said {sent}"
+            if entrant.name is not None:
+                self.handshake(player, f"{said}: ignored, only the first set_name counts")
+            elif not isinstance(message["name"], str):
+                self.handshake(player, f"{said}: ignored, a name is a string")
+            else:
                 entrant.name = message["name"][:64]
+                entrant.greeting = sent
+                self.handshake(player, said)
+
+    def handshake(self, player: int, text: str) -> None:
+        """A note on ``player``'s greeting, with its session id (the ids bots see)."""
+        who = f"{self.table.name(player)} (session id {self.entrants[player].player_id})"
+        self.table.note(f"handshake: {who} {text}")
 
     def round_over(self, result: RoundResult) -> None:
         rules = self.rules
@@ -175,6 +205,8 @@ class Referee:
 
 
 TCP_ARGS = ("--tcp", "{host}", "{port}")
+VARIANTS = tuple(f.name for f in fields(Variant))
+"""The game options that are rule variants, named as :class:`Variant`'s fields."""
 
 
 class LiarsDice(Game):
@@ -191,6 +223,15 @@ class LiarsDice(Game):
         "wild_ones": Option(False, "1s count as any face (not for bids on 1s)"),
         "spot_on": Option(
             False, 'allow the move "spot_on": the last bid is exactly right (or the caller loses)'
+        ),
+        "strict_count": Option(
+            False,
+            "a bid may not name more dice than the table holds (the contest's server allowed "
+            "it: such a bid can only lose a challenge)",
+        ),
+        "strict_turn": Option(
+            False,
+            "a bid out of turn loses the round (the contest's server took it as a pass)",
         ),
     }
     bots = {
@@ -216,6 +257,6 @@ class LiarsDice(Game):
         entrants = [self._entrants[table.session_key(seat)] for seat in range(len(table))]
         for entrant in entrants:
             entrant.games += 1
-        variant = Variant(wild_ones=self.config["wild_ones"], spot_on=self.config["spot_on"])
+        variant = Variant(**{name: self.config[name] for name in VARIANTS})
         rules = Rules.new(len(table), self.config["dice"], random.Random(seed), variant)
         return await Referee(table, rules, entrants).play()

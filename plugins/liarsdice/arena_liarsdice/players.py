@@ -62,7 +62,7 @@ class View:
 
     @property
     def on_table(self) -> int:
-        """All dice still in play: the upper bound of a bid's count."""
+        """All dice still in play: the highest count a bid can be true with."""
         return sum(dice for _, dice in self.others)
 
     @property
@@ -157,9 +157,10 @@ class BasicPlayer(Player):
     """The contest repository's sample bot (``bots/basic.js``), move for move.
 
     Whenever a bid exists, on its turn or not, it challenges one time in five; otherwise,
-    on its turn, it bids the last bid's face (1 on the first move) with one die more. The
-    sample would then bid more dice than the table holds; this one challenges instead,
-    because a built-in bot never makes an illegal move.
+    on its turn, it bids the last bid's face (1 on the first move) with one die more. Where
+    that is more dice than the table holds, the sample bids it anyway (legal by default, a
+    fault with ``strict_count``); this one challenges instead, a move legal under every
+    option.
     """
 
     def move(self, view: View) -> Move:

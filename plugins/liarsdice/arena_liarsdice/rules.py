@@ -5,9 +5,13 @@ a permutation of them drawn per game, and every method judges before it changes 
 raising :class:`RuleError` with the reason. The referee only translates messages and decides
 which of several simultaneous replies counts (:func:`arena_liarsdice.simulate.resolve`).
 
-Variants (both off by default, as in the contest): ``wild_ones`` (a 1 counts as any face, so
-bids on 1s count only 1s) and ``spot_on`` (a player may claim the last bid is exactly right:
-right, the last bidder loses a die; wrong, the caller does).
+Variants (all off by default, as in the contest): ``wild_ones`` (a 1 counts as any face, so
+bids on 1s count only 1s), ``spot_on`` (a player may claim the last bid is exactly right:
+right, the last bidder loses a die; wrong, the caller does), and two checks the contest's
+server did not make: ``strict_count`` (a bid may not name more dice than the table holds;
+without it such a bid is legal and can only lose a challenge) and ``strict_turn`` (a bid out
+of turn is illegal; without it, it counts as a pass, see
+:func:`arena_liarsdice.simulate.move_error`).
 """
 
 from __future__ import annotations
@@ -28,13 +32,18 @@ class RuleError(Exception):
     """An illegal move; the message says exactly what was wrong."""
 
 
-def raise_error(bid: Bid, last_bid: Bid, on_table: int) -> str | None:
-    """Why the bid ``(face, count)`` does not raise ``last_bid`` with ``on_table`` dice in
-    play, or ``None`` if it does."""
+def raise_error(bid: Bid, last_bid: Bid, on_table: int | None) -> str | None:
+    """Why the bid ``(face, count)`` does not raise ``last_bid``, or ``None`` if it does.
+
+    ``on_table``: the dice in play, the highest count allowed; ``None`` allows any count, as
+    the contest's server did (a bid above the dice on the table can only lose a challenge).
+    """
     face, count = bid
     if face not in FACES:
         return f"face {face} is not 1 to 6"
-    if not 1 <= count <= on_table:
+    if on_table is None and count < 1:
+        return f"count {count} is not 1 or more"
+    if on_table is not None and not 1 <= count <= on_table:
         return f"count {count} is not 1 to {on_table} (the dice on the table)"
     if (count, face) <= (last_bid[1], last_bid[0]):
         last = f"[{last_bid[0]}, {last_bid[1]}]"
@@ -48,6 +57,8 @@ class Variant:
 
     wild_ones: bool = False
     spot_on: bool = False
+    strict_count: bool = False
+    strict_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,7 +145,8 @@ class Game:
         if len(bid) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in bid):
             return f"a bid is [face, count] with two integers, not {list(bid)!r}"
         face, count = bid  # type: ignore[misc]
-        return raise_error((face, count), self.last_bid, self.on_table)
+        limit = self.on_table if self.variant.strict_count else None
+        return raise_error((face, count), self.last_bid, limit)
 
     def count(self, face: int) -> int:
         """Dice on the table that show ``face`` (and 1s too with wild ones, unless face is 1)."""

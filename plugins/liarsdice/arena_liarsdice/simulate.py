@@ -63,7 +63,12 @@ class Resolution:
 
 
 def move_error(game: Game, player: int, reply: Reply) -> str | None:
-    """Why ``reply`` is illegal for ``player`` now, or ``None`` if it is a legal move."""
+    """Why ``reply`` is illegal for ``player`` now, or ``None`` if it is a legal move.
+
+    A bid out of turn is illegal only with the ``strict_turn`` variant; otherwise it counts
+    as a pass, whatever it says, as on the contest's server (its protocol forbids only a
+    pass on one's own turn).
+    """
     if isinstance(reply, Fault):
         return reply.reason
     if isinstance(reply, str):
@@ -76,7 +81,7 @@ def move_error(game: Game, player: int, reply: Reply) -> str | None:
         return f"{reply!r} is not a move: 'pass', 'challenge' or [face, count]"
     if isinstance(reply, tuple | list):
         if player != game.mover:
-            return f"bid {list(reply)!r} out of turn"
+            return f"bid {list(reply)!r} out of turn" if game.variant.strict_turn else None
         return game.bid_error(reply)
     return f"{reply!r} is not a move: 'pass', 'challenge' or [face, count]"
 

@@ -7,6 +7,7 @@ too (the original server forgot that one). -1 means nobody.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,13 +96,26 @@ def read_move(message: Any, message_id: str, spot_on: bool = False) -> Move:
         if move not in words:
             raise WireError(f"move {move!r} is not one of {', '.join(words)} or a bid")
         return move
-    if (
-        isinstance(move, list)
-        and len(move) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in move)
-    ):
-        return (move[0], move[1])
+    if isinstance(move, list) and len(move) == 2:
+        face, count = (_whole(x, move) for x in move)
+        return (face, count)
     raise WireError(f"move {_show(move)} is not {', '.join(words)} or a bid [face, count]")
+
+
+def _whole(number: Any, bid: list[Any]) -> int:
+    """A number of a bid as an int: ``3.0`` is 3, as the contest's JavaScript server read it;
+    ``3.5``, ``true`` or ``"3"`` are no whole number."""
+    if isinstance(number, int) and not isinstance(number, bool):
+        return number
+    if isinstance(number, float) and number.is_integer():
+        return int(number)
+    raise WireError(f"bid {as_sent(bid)}: {as_sent(number)} is not a whole number")
+
+
+def as_sent(value: Any, limit: int = 80) -> str:
+    """``value`` in JSON, as the bot wrote it (``true``, not ``True``), cut to ``limit``."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _show(value: Any, limit: int = 60) -> str:

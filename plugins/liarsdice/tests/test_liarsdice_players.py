@@ -57,8 +57,8 @@ class Recorder(Player):
         self.rounds.append((tuple(state), loser, challenger, winner))
 
 
-def fixed(hands: list[tuple[int, ...]], order: tuple[int, ...], spot_on: bool = False) -> Game:
-    game = Game(order, [len(h) for h in hands], random.Random(0), Variant(spot_on=spot_on))
+def fixed(hands: list[tuple[int, ...]], order: tuple[int, ...], **variant: bool) -> Game:
+    game = Game(order, [len(h) for h in hands], random.Random(0), Variant(**variant))
     game.hands = [tuple(sorted(h)) for h in hands]
     game.mover = order[0]
     return game
@@ -155,8 +155,30 @@ def test_liarsdice_an_illegal_move_raises_naming_the_player() -> None:
 
 def test_liarsdice_faults_come_before_challenges_and_bids() -> None:
     game = fixed(HANDS, order=(0, 1, 2, 3))
-    replies: dict[int, Reply] = {0: (3, 1), 1: "challenge", 2: "pass", 3: (2, 2)}
-    assert resolve(game, replies) == Resolution("fault", 3, "bid [2, 2] out of turn")
+    replies: dict[int, Reply] = {0: (3, 1), 1: "challenge", 2: "pass", 3: (7, 0)}
+    assert resolve(game, replies) == Resolution("challenge", 1), "a bid out of turn is a pass"
+    strict = fixed(HANDS, order=(0, 1, 2, 3), strict_turn=True)
+    assert resolve(strict, replies) == Resolution("fault", 3, "bid [7, 0] out of turn")
+
+
+def test_liarsdice_a_bid_out_of_turn_is_a_pass_unless_strict_turn() -> None:
+    replies: dict[int, Reply] = {0: (3, 1), 1: [4, 2], 2: "pass", 3: (5, 9)}
+    game = fixed(HANDS, order=(0, 1, 2, 3))
+    resolution = resolve(game, replies)
+    assert resolution == Resolution("bid", 0, bid=(3, 1))
+    apply(game, resolution)
+    assert (game.last_bid, game.last_bidder, game.mover) == ((3, 1), 0, 1)
+    strict = fixed(HANDS, order=(0, 1, 2, 3), strict_turn=True)
+    assert resolve(strict, replies) == Resolution("fault", 1, "bid [4, 2] out of turn")
+
+
+def test_liarsdice_an_overbid_stands_unless_strict_count() -> None:
+    replies: dict[int, Reply] = {0: (6, 13), 1: "pass", 2: "pass", 3: "pass"}  # 12 dice
+    game = fixed(HANDS, order=(0, 1, 2, 3))
+    assert resolve(game, replies) == Resolution("bid", 0, bid=(6, 13))
+    strict = fixed(HANDS, order=(0, 1, 2, 3), strict_count=True)
+    reason = "count 13 is not 1 to 12 (the dice on the table)"
+    assert resolve(strict, replies) == Resolution("fault", 0, reason)
 
 
 def test_liarsdice_challenges_come_before_the_bid_even_out_of_turn() -> None:
@@ -196,7 +218,7 @@ def test_liarsdice_ties_go_to_the_earliest_in_playing_order_from_the_mover() -> 
         ("pass", "passed on its own turn"),
         ((4, 2), "[4, 2] does not raise [4, 2]"),
         ((7, 3), "face 7 is not 1 to 6"),
-        ((4, 13), "count 13 is not 1 to 12"),
+        ((4, 0), "count 0 is not 1 or more"),
         ("raise", "'raise' is not a move"),
         (None, "None is not a move"),
         (SPOT_ON, "variant off"),
@@ -312,6 +334,16 @@ def test_liarsdice_basic_player_plays_like_the_contest_sample() -> None:
         assert BasicPlayer(seed).move(View((2, 5), ((0, 2), (1, 3)), (4, 5))) == "challenge"
         assert BasicPlayer(seed).move(View((2, 5), ((0, 2), (1, 3)), (0, 0))) == (1, 1)
         assert BasicPlayer(seed).move(View((2, 5), ((1, 3), (0, 2)), (0, 0))) == "pass"
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_liarsdice_every_player_challenges_a_bid_above_the_table(name: str) -> None:
+    # Legal by default (the contest's sample makes such bids); it can only be false.
+    for seed in range(20):
+        mine = View((2, 5), ((0, 2), (1, 3)), (4, 6))
+        assert make_player(name, seed).move(mine) == "challenge"
+        theirs = View((2, 5), ((1, 3), (0, 2)), (4, 6))
+        assert make_player(name, seed).move(theirs) in ("pass", "challenge")
 
 
 def test_liarsdice_random_player_stays_near_the_last_bid() -> None:

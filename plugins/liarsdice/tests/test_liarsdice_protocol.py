@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 
 import pytest
 
@@ -34,6 +36,39 @@ def test_node_bots_play_whole_sessions(dice_match, dice_bot, players):
         for seat in range(len(result.seating)):
             numbers = {m["game_number"] for s, m in sent(events) if s == seat}
             assert len(numbers) == 1, "one game_number per bot per game"
+
+
+def replay(database: str, game_id: int) -> str:
+    """``arena replay DATABASE GAME_ID`` as a user runs it."""
+    command = [sys.executable, "-m", "kernel.cli.main", "replay", database, str(game_id)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+    return done.stdout
+
+
+def test_every_replay_shows_what_each_bot_said_at_its_handshake(dice_match, dice_bot):
+    bots = {"node": dice_bot("--name", "alice", "--name-twice"), "mute": dice_bot()}
+    summary = run_match(dice_match(bots, "games = 3\nconcurrency = 1"))
+    assert summary.played == 3 and not summary.errors
+    said = 'handshake: node (session id 1) said {"name": "alice"}'
+    again = 'handshake: node (session id 1) said {"name": "alice-again"}'
+    mute = "handshake: mute (session id 2) no set_name read yet"
+    games = stored_games(summary)
+    for result, _detail, events in games:
+        notes = [e.text for e in events if e.kind == "note" and e.text.startswith("handshake")]
+        if result.index == 0:  # the greetings are read with the first replies
+            assert sorted(notes) == sorted(
+                [
+                    mute,
+                    "handshake: node (session id 1) no set_name read yet",
+                    said,
+                    f"{again}: ignored, only the first set_name counts",
+                ]
+            ), notes
+        else:
+            assert sorted(notes) == sorted([said, mute]), notes
+    for result, _detail, _events in games:
+        transcript = replay(summary.run.database, result.game_id)
+        assert f"-- referee: {said}\n" in transcript and f"-- referee: {mute}\n" in transcript
 
 
 def test_only_the_first_name_counts(dice_match, dice_bot):
@@ -67,6 +102,31 @@ def test_a_bot_hard_wired_to_port_5533_plays(dice_match, contest_sample):
         assert any(e.kind == "recv" for e in events)
 
 
+@pytest.mark.parametrize("strict", [False, True])
+def test_the_contest_samples_overbids_stand_unless_strict_count(dice_match, contest_sample, strict):
+    if not port_is_free(5533):
+        pytest.skip("port 5533 is in use on this machine")
+    options = f"[game_options]\ndice = 2\nstrict_count = {str(strict).lower()}"
+    text = f"games = 12\nconcurrency = 1\n{options}\n[transport_options.tcp]\nport = 5533"
+    summary = run_match(dice_match({"one": contest_sample, "two": contest_sample}, text))
+    assert summary.played == 12 and not summary.errors
+    overbids = faults = 0
+    for _result, detail, events in stored_games(summary):
+        faults += len(detail.faults)
+        for seat in (0, 1):
+            for request, move, _t in replies(events, seat):
+                if isinstance(move, list) and move[1] > on_table(request):
+                    overbids += 1
+                    after = next_last_bid(events, request)
+                    assert after is None if strict else after in (None, move)
+        if strict:
+            assert all("(the dice on the table)" in f.detail for f in detail.faults)
+    # Two samples overbid in most of their games (9 of 12 on average, with 2 dice or 6):
+    # none in 12 games is a one-in-thousands chance.
+    assert overbids > 0
+    assert faults == (overbids if strict else 0)
+
+
 MISBEHAVIOUR = {
     # --misbehave KIND: (fault kind, words in the recorded reason)
     "wrong-id": ("illegal", "x' is not '"),
@@ -76,6 +136,7 @@ MISBEHAVIOUR = {
     "low-bid": ("illegal", "does not raise"),
     "late": ("timeout", "no reply within 1 s"),
     "huge": ("oversize", "longer than"),
+    "half-bid": ("illegal", ".5 is not a whole number"),
     "disconnect": ("exit", ""),
 }
 
@@ -140,3 +201,107 @@ def test_out_of_turn_challenges_count(dice_match, dice_bot):
                 assert over["round_challenger"] == 0
                 decided_by_bad += 1
     assert decided_by_bad
+
+
+def requests_by_id(events):
+    return {m["message_id"]: m for _s, m in sent(events) if m["subject"] == "move_request"}
+
+
+def replies(events, seat):
+    """``(request, move, text)`` for each reply of ``seat`` to a request of this game."""
+    asked = requests_by_id(events)
+    for e in events:
+        if e.kind == "recv" and e.seat == seat:
+            reply = json.loads(e.text)
+            if reply.get("message_id") in asked:
+                yield asked[reply["message_id"]], reply["move"], e.text
+
+
+def key(request) -> tuple[int, int]:
+    return request["round_number"], request["move_number"]
+
+
+def next_last_bid(events, request):
+    """``last_bid`` of the round's next move after ``request`` (None: the round ended)."""
+    following = (request["round_number"], request["move_number"] + 1)
+    for _s, m in sent(events):
+        if m["subject"] == "move_request" and key(m) == following:
+            return m["last_bid"]
+    return None
+
+
+def on_table(request) -> int:
+    return sum(dice for _pid, dice in request["other_hands"])
+
+
+@pytest.mark.parametrize("floats", ["face", "count"])
+def test_a_bid_in_whole_floats_is_the_bid_it_names(dice_match, dice_bot, floats):
+    bots = {"node": dice_bot("--floats", floats), "prob": "prob"}
+    summary = run_match(dice_match(bots, "games = 2\nconcurrency = 1\n[game_options]\ndice = 3"))
+    assert summary.played == 2 and not summary.errors
+    stood = 0
+    for result, detail, events in stored_games(summary):
+        assert not detail.faults, detail.faults
+        bids = [m["last_bid"] for _s, m in sent(events) if m["subject"] == "move_request"]
+        assert all(type(n) is int for bid in bids for n in bid), "the referee sends ints"
+        for request, move, text in replies(events, result.seating.index("node")):
+            if isinstance(move, list):
+                assert (".0, " if floats == "face" else ".0]") in text, text
+                after = next_last_bid(events, request)
+                stood += after is not None
+                assert after in (None, [int(n) for n in move])
+    assert stood, "a bid written in floats stood as the next move's last_bid"
+
+
+def run_two(dice_match, bad, other, options="", games=2):
+    text = f"games = {games}\nconcurrency = 1\n[game_options]\ndice = 3\n{options}"
+    summary = run_match(dice_match({"bad": bad, "other": other}, text))
+    assert summary.played == games and not summary.errors
+    return stored_games(summary)
+
+
+def test_an_overbid_stands_unless_strict_count(dice_match, dice_bot):
+    games = run_two(dice_match, dice_bot("--misbehave", "overbid"), "prob")
+    assert all(not d.faults for _r, d, _e in games)
+    result, _detail, events = games[0]
+    bad = result.seating.index("bad")
+    ((request, bid),) = [
+        (r, move)
+        for r, move, _t in replies(events, bad)
+        if isinstance(move, list) and move[1] > on_table(r)
+    ]
+    assert next_last_bid(events, request) == bid, "the overbid stood"
+    # prob, asked about a bid no dice can make true, challenges it: the bidder (id 1) loses.
+    overs = [m for s, m in sent(events) if s == 1 - bad and m["subject"] == "round_over"]
+    assert any(m["round_loser"] == 1 and m["round_challenger"] == 0 for m in overs)
+
+    strict = run_two(dice_match, dice_bot("--misbehave", "overbid"), "prob", "strict_count = true")
+    faults = [f for _r, d, _e in strict for f in d.faults]
+    assert len(faults) == 1 and faults[0].kind == "illegal", faults
+    assert faults[0].detail.endswith("(the dice on the table)"), faults[0].detail
+
+
+def test_a_bid_out_of_turn_is_a_pass_unless_strict_turn(dice_match, dice_bot):
+    games = run_two(dice_match, dice_bot("--misbehave", "bid-out-of-turn"), "basic")
+    assert all(not d.faults for _r, d, _e in games)
+    ((result, events, request, bid),) = [
+        (r, e, request, move)
+        for r, _d, e in games
+        for request, move, _t in replies(e, r.seating.index("bad"))
+        if isinstance(move, list) and request["other_hands"][0][0] != 0
+    ]
+    notes = [e.text for _r, _d, es in games for e in es if e.kind == "note" and "turn" in e.text]
+    assert notes == [f"bad bid {bid} out of turn: taken as a pass"]
+    # The mover's reply to the same move decided it: its bid stood, or its challenge ended it.
+    move = (request["round_number"], request["move_number"])
+    other = 1 - result.seating.index("bad")
+    (by_mover,) = [m for r, m, _t in replies(events, other) if key(r) == move]
+    after = next_last_bid(events, request)
+    assert after == by_mover if isinstance(by_mover, list) else after is None and by_mover != "pass"
+
+    strict = run_two(
+        dice_match, dice_bot("--misbehave", "bid-out-of-turn"), "basic", "strict_turn = true"
+    )
+    faults = [f for _r, d, _e in strict for f in d.faults]
+    assert len(faults) == 1 and faults[0].kind == "illegal", faults
+    assert faults[0].detail.startswith("bid [6, ") and faults[0].detail.endswith("] out of turn")

@@ -80,16 +80,27 @@ def test_liarsdice_a_lower_or_equal_bid_is_refused_with_the_reason(bid: tuple[in
     ],
 )
 def test_liarsdice_out_of_range_bids_are_refused(bid: tuple[object, ...], words: str) -> None:
-    game = fixed(HANDS)
+    game = fixed(HANDS, variant=Variant(strict_count=True))
     reason = game.bid_error(bid)
     assert reason is not None
     assert words in reason
 
 
-def test_liarsdice_the_count_limit_follows_the_dice_on_the_table() -> None:
-    game = fixed([(1, 2), (3,)])
+def test_liarsdice_the_strict_count_limit_follows_the_dice_on_the_table() -> None:
+    game = fixed([(1, 2), (3,)], variant=Variant(strict_count=True))
     assert game.bid_error((6, 3)) is None
-    assert game.bid_error((6, 4)) is not None
+    assert game.bid_error((6, 4)) == "count 4 is not 1 to 3 (the dice on the table)"
+
+
+def test_liarsdice_by_default_a_bid_may_name_more_dice_than_the_table_holds() -> None:
+    game = fixed([(1, 2), (3,)])
+    assert game.bid_error((6, 4)) is None
+    assert game.bid_error((6, 0)) == "count 0 is not 1 or more"
+    assert game.bid_error((6, -2)) == "count -2 is not 1 or more"
+    game.bid(0, (2, 4))  # as the contest's server: legal, and it can only lose a challenge
+    assert game.bid_error((1, 5)) is None and game.bid_error((1, 4)) is not None
+    result = game.challenge(1)
+    assert (result.loser, result.counted) == (0, 1)
 
 
 def test_liarsdice_only_the_mover_bids() -> None:

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // dice_bot.js - a small Liar's Dice test bot (plain Node.js 20, no packages), written from
-// /work/shared/specs/liarsdice.md and the wire facts in /work/shared/rules/liarsdice.md.
+// the contest's protocol text and the contest server's wire behaviour.
 //
 //   node dice_bot.js [--host H] [--port P] [--name N] [--name-twice] [--seed N]
-//                    [--misbehave KIND] [--delay MS] [--log FILE]
+//                    [--floats face|count] [--misbehave KIND] [--delay MS] [--log FILE]
 //
 // A TCP client speaking JSON Lines both ways. Host defaults to 127.0.0.1; the port comes from
 // --port, else $ARENA_PORT, else 5533. With --name it first sends {"name": N} (and with
@@ -13,10 +13,14 @@
 // expected = own dice showing face + ceil(unknown dice / 6), else raise to [face, count + 1]
 // (or challenge if that exceeds the dice on the table). Out of turn it always passes. It never
 // replies to round_over. --seed is accepted for command-line compatibility; play is deterministic.
+// --floats face|count writes that number of every bid as a whole float ([3.0, 4] or [3, 4.0]):
+// JSON.stringify never would, but a bot in another language may.
 // --misbehave KIND acts on the first move_request where the bot is the mover:
 //   wrong-id | late (waits --delay MS, default 3500) | garbage | bad-shape | pass-on-turn |
-//   low-bid | disconnect | huge (one 2 MiB line of "x") | challenge-always (every request
-//   that has a bid, in or out of turn).
+//   low-bid | disconnect | huge (one 2 MiB line of "x") | half-bid (its bid's face plus 0.5) |
+//   overbid (one die more than the table holds) | challenge-always (every request that has a
+//   bid, in or out of turn) | bid-out-of-turn (acts on the first request where it is NOT the
+//   mover: bids [6, dice on the table] instead of passing).
 // --log FILE appends "< line" for each line received and "> line" for each line sent.
 'use strict';
 const net = require('net');
@@ -24,9 +28,9 @@ const fs = require('fs');
 
 // ---- command line ----
 const KINDS = ['', 'wrong-id', 'late', 'garbage', 'bad-shape', 'pass-on-turn', 'low-bid',
-  'disconnect', 'challenge-always', 'huge'];
+  'disconnect', 'challenge-always', 'huge', 'half-bid', 'overbid', 'bid-out-of-turn'];
 const opts = { host: '127.0.0.1', port: process.env.ARENA_PORT || '5533', name: null,
-  'name-twice': false, seed: '1', misbehave: '', delay: '3500', log: '' };
+  'name-twice': false, seed: '1', floats: '', misbehave: '', delay: '3500', log: '' };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const key = args[i].replace(/^--/, '');
@@ -39,6 +43,10 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!KINDS.includes(opts.misbehave)) {
   process.stderr.write(`dice_bot: bad misbehave kind: ${opts.misbehave}\n`);
+  process.exit(2);
+}
+if (!['', 'face', 'count'].includes(opts.floats)) {
+  process.stderr.write(`dice_bot: bad --floats: ${opts.floats}\n`);
   process.exit(2);
 }
 if (opts['name-twice'] && opts.name === null) {
@@ -77,10 +85,22 @@ function answer(req) {
   const id = req.message_id;
   const myTurn = req.other_hands[0][0] === 0;
   const hasBid = req.last_bid[1] !== 0;
-  const reply = (move) => JSON.stringify({ message_id: id, move });
+  const reply = (move) => {
+    if (!Array.isArray(move) || !opts.floats) return JSON.stringify({ message_id: id, move });
+    const [f, c] = move.map(String);
+    const bid = opts.floats === 'face' ? `[${f}.0, ${c}]` : `[${f}, ${c}.0]`;
+    return `{"message_id": ${JSON.stringify(id)}, "move": ${bid}}`;
+  };
+  const total = req.other_hands.reduce((sum, [, n]) => sum + n, 0);
   if (misbehave === 'challenge-always' && hasBid) return reply('challenge');
+  if (misbehave === 'bid-out-of-turn' && !myTurn && !misbehaved) {
+    misbehaved = true;
+    return reply([6, total]);
+  }
   if (!myTurn) return reply('pass');
-  if (misbehaved || misbehave === '' || misbehave === 'challenge-always') return reply(play(req));
+  if (misbehaved || ['', 'challenge-always', 'bid-out-of-turn'].includes(misbehave)) {
+    return reply(play(req));
+  }
   misbehaved = true;
   switch (misbehave) {
     case 'wrong-id': return JSON.stringify({ message_id: id + 'x', move: play(req) });
@@ -89,6 +109,12 @@ function answer(req) {
     case 'bad-shape': return reply('raise');
     case 'pass-on-turn': return reply('pass');
     case 'low-bid': return reply(hasBid ? req.last_bid : [7, 1]);  // the same bid is no raise
+    case 'half-bid': {
+      const move = play(req);
+      const [f, c] = Array.isArray(move) ? move : [1, total];
+      return JSON.stringify({ message_id: id, move: [f + 0.5, c] });
+    }
+    case 'overbid': return reply([hasBid ? req.last_bid[0] : 1, total + 1]);
     case 'huge': return 'x'.repeat(2 * 1024 * 1024);
     case 'disconnect':
       sock.end();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // clue_bot.js - a small Speed Clue test bot (plain Node.js, no packages), written from
-// /work/shared/specs/speedclue.md and the wire facts in /work/shared/rules/speedclue.md.
+// the contest's protocol text and the contest server's wire behaviour.
 //
 //   node clue_bot.js <identifier> <port> [--seed N] [--terminator none|lf|crlf|nul]
 //                    [--misbehave KIND] [--delay MS] [--log FILE] [--alive-case as-given|upper|lower]
