@@ -122,15 +122,14 @@ class Referee:
     async def answer(self, player: int, reply: TableReply, message_id: str) -> TableReply:
         """The reply to request ``message_id``, skipping what is not one: a ``set_name``
         greeting, or a stale reply to an earlier request whose time ran out (it counts for
-        nothing), and waiting on for the real one within the same reply clock."""
-        spent = reply.elapsed
+        nothing), and waiting on for the real one within what is left of the request's
+        clock (the start-up clock, for a bot's first request)."""
         while reply.ok and (
             wire.is_set_name(reply.message) or self.stale(player, reply.message, message_id)
         ):
             self.names(player, [reply.message])
-            left = max(self.table.clocks.reply - spent, 0.0)
+            left = max(reply.limit - reply.elapsed, 0.0)
             reply = await self.table.receive(player, timeout=left, clock="reply")
-            spent += reply.elapsed
         return reply
 
     def stale(self, player: int, message: Any, message_id: str) -> bool:
