@@ -248,7 +248,8 @@ class TextMatch:
     def cellar(self, words: Sequence[str]) -> None:
         """The spec's Cellar: discard the named cards up to the first word that is not a
         card left in the hand; naming none of them is an invalid reply. A list cut short is
-        carried out and recorded as a fault, so the bot's author learns of it."""
+        what the spec says Cellar does, not a fault: the replay notes the cut, so the bot's
+        author learns of it."""
         game = self.game
         if CELLAR not in game.hand():
             raise Invalid("no cellar in the hand")
@@ -256,10 +257,9 @@ class TextMatch:
         if not discards:
             raise Invalid(f"cellar: {stop or 'no card named'}, so nothing to discard", CELLAR)
         if stop is not None:
-            self.table.fault(
-                self.turn_seat,
-                FaultKind.ILLEGAL,
-                f"cellar: {stop}; discarded only the cards before it: {names(discards)}",
+            self.table.note(
+                f"{seat_name(self.turn_seat)}: cellar: {stop}; "
+                f"discarded only the cards before it: {names(discards)}"
             )
         game.play_action(CELLAR, discards)
 
