@@ -10,6 +10,13 @@ class ArenaError(Exception):
     """Something the user can fix: a bad match file, a missing plugin, a bad database path."""
 
 
+class SetupError(ArenaError):
+    """The arena's own set-up failed, not a bot: it cannot listen on its port, write its logs,
+    open a file descriptor, or start a command that does not exist. Never a game result: the
+    run stops with this message (exit status 2) and stores nothing for the games it hit,
+    which a later run plays."""
+
+
 class PluginError(ArenaError):
     """A plugin could not be loaded or conflicts with another plugin."""
 

@@ -106,6 +106,11 @@ class Transport(ABC):
             raise OptionError(key, f'transport "{self.name}" has no option "{key}"')
         self.config = {**self.options, **options}
 
+    async def prepare(self) -> None:  # noqa: B027 - optional hook with a no-op default
+        """Acquire and check what every connection will need (a listening socket), before
+        the first game; raise :class:`~kernel.errors.SetupError` when that fails, so that a
+        broken set-up stops the run before any game is played."""
+
     @abstractmethod
     async def connect(self, launch: Launch) -> Connection:
         """Start (or wait for) the bot of ``launch`` within ``launch.startup`` seconds.

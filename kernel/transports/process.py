@@ -1,4 +1,5 @@
-"""Bot processes and the byte streams to them, shared by the ``stdio`` and ``tcp`` transports.
+"""Bot processes, shared by the ``stdio`` and ``tcp`` transports: starting them with their
+limits, watching their exit, ending them.
 
 Every bot runs in its own session, hence its own process group, so that ending it also ends
 whatever it forked. Its exit is watched through a pidfd on the event loop (no child watcher,
@@ -19,28 +20,16 @@ import subprocess
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import BinaryIO
 
 from kernel.errors import ArenaError
-from kernel.transports.base import ConnectError, Connection, Launch, Limits, OnClosed, OnData
+from kernel.transports.base import ConnectError, Launch, Limits
 from kernel.transports.procfs import group_members, stat_fields
-
-READ_SIZE = 65536
-"""One ``os.read`` per readiness event; large enough that a big message is a few reads."""
+from kernel.transports.stderr_log import StderrLog
 
 GROUP_EXIT_LIMIT = 5.0
 """How long :meth:`BotProcess.end` waits for SIGKILLed group members to be gone. Dying is
 quick, but only once a process leaves an uninterruptible wait (a hung network file
 system): past this, nothing more can be done, and the run should not hang on it."""
-
-EXIT_WINDOW = 0.05
-"""How long an end of output waits for the process exit that usually comes with it.
-
-A dying process closes its files a moment before it becomes a zombie; waiting briefly lets
-the fault say "killed by SIGSEGV" instead of the vaguer "closed its output". A bot that
-really did only close its output (and runs on) has its fault reported that much later,
-which changes nothing: no reply can come from it anyway.
-"""
 
 
 def stderr_log_path(launch: Launch) -> Path:
@@ -160,68 +149,6 @@ def missing_program(argv0: str, cwd: str | None, env: Mapping[str, str]) -> str 
     return None
 
 
-class StderrLog:
-    """Copies a bot's stderr pipe to its log file, up to a cap, through the event loop.
-
-    Past the cap the pipe is still drained (and the bytes discarded) so that a chatty bot
-    never blocks on a full pipe in the middle of a game.
-    """
-
-    def __init__(self, fd: int, file: BinaryIO, cap_bytes: int) -> None:
-        self._fd = fd
-        self._file = file
-        self._room = cap_bytes
-        self._cap_kb = cap_bytes // 1024
-        self._line_start = True
-        self._loop = asyncio.get_running_loop()
-        self._open = True
-        os.set_blocking(fd, False)
-        self._loop.add_reader(fd, self._readable)
-
-    def _readable(self) -> None:
-        self._read_once()
-
-    def _read_once(self) -> bool:
-        """Read one chunk; False once nothing more can be read now (EAGAIN or the end)."""
-        try:
-            data = os.read(self._fd, READ_SIZE)
-        except BlockingIOError:
-            return False
-        except OSError:
-            data = b""
-        if not data:
-            self.close()
-            return False
-        self._keep(data)
-        return True
-
-    def _keep(self, data: bytes) -> None:
-        if self._room < 0:
-            return
-        kept = data[: self._room]
-        if kept:
-            self._file.write(kept)
-            self._line_start = kept.endswith(b"\n")
-        if len(data) > self._room:
-            marker = f"[arena: stderr truncated at {self._cap_kb} KiB]\n".encode()
-            self._file.write(marker if self._line_start else b"\n" + marker)
-            self._room = -1
-        else:
-            self._room -= len(data)
-
-    def close(self) -> None:
-        """Keep what is still in the pipe, then stop: the bot is gone, or being ended."""
-        if not self._open:
-            return
-        self._open = False
-        self._loop.remove_reader(self._fd)
-        with contextlib.suppress(OSError):
-            while data := os.read(self._fd, READ_SIZE):
-                self._keep(data)
-        os.close(self._fd)
-        self._file.close()
-
-
 class BotProcess:
     """One started bot: its process group, its exit and its stderr log.
 
@@ -332,152 +259,3 @@ def spawn(
         os.close(err_w)
     stderr = StderrLog(err_r, log, launch.limits.stderr_kb * 1024)
     return BotProcess(popen, stderr, launch.limits, started)
-
-
-class FdConnection(Connection):
-    """A bot reached through file descriptors: a child's pipes, or one socket for both ways.
-
-    Reading is ``add_reader`` plus ``os.read`` and writing a direct ``os.write`` (buffered
-    only when the bot does not keep up): asyncio's pipe transports cost a lot per message
-    and cannot drain a pipe on demand. Data the bot sends before :meth:`start` waits in the
-    kernel buffer. When the process exits, what it wrote last is read before ``on_closed``,
-    and a child still holding the output open does not delay it.
-    """
-
-    def __init__(
-        self,
-        read_fd: int,
-        write_fd: int,
-        *,
-        process: BotProcess | None,
-        kill_grace: float,
-        eof_reason: str,
-    ) -> None:
-        self._rfd = read_fd
-        self._wfd = write_fd
-        self._process = process
-        self._grace = kill_grace
-        self._eof_reason = eof_reason
-        self.pid = process.pid if process else None
-        self.started = process.started if process else time.monotonic()
-        self._loop = asyncio.get_running_loop()
-        os.set_blocking(read_fd, False)
-        os.set_blocking(write_fd, False)
-        self._on_data: OnData | None = None
-        self._on_closed: OnClosed | None = None
-        self._reading = False
-        self._finished = False
-        self._closing = False
-        self._eof_timer: asyncio.TimerHandle | None = None
-        self._out = bytearray()
-        self._writable = True
-        self._close_task: asyncio.Task[None] | None = None
-
-    def start(self, on_data: OnData, on_closed: OnClosed) -> None:
-        if self._on_data is not None:
-            raise RuntimeError("connection already started")
-        self._on_data, self._on_closed = on_data, on_closed
-        self._reading = True
-        self._loop.add_reader(self._rfd, self._readable)
-        if self._process is not None:
-            self._process.exited.add_done_callback(self._process_exited)
-
-    def _readable(self) -> None:
-        self._read_once()
-
-    def _read_once(self) -> bool:
-        """Deliver one chunk; False once nothing more can be read now."""
-        try:
-            data = os.read(self._rfd, READ_SIZE)
-        except BlockingIOError:
-            return False
-        except ConnectionResetError:
-            self._finish("reset the connection")
-            return False
-        except OSError as exc:
-            self._finish(f"could not be read from: {exc.strerror}")
-            return False
-        if data:
-            assert self._on_data is not None
-            self._on_data(data)
-            return self._reading
-        self._stop_reading()
-        if self._process is None or self._process.exited.done():
-            self._finish(self._exit_reason())
-        else:
-            self._eof_timer = self._loop.call_later(EXIT_WINDOW, self._finish, self._eof_reason)
-        return False
-
-    def _exit_reason(self) -> str:
-        if self._process is not None and self._process.exited.done():
-            return self._process.exited.result()
-        return self._eof_reason
-
-    def _process_exited(self, _: asyncio.Future[str]) -> None:
-        while self._reading and self._read_once():
-            pass
-        self._finish(self._exit_reason())
-
-    def _stop_reading(self) -> None:
-        if self._reading:
-            self._reading = False
-            self._loop.remove_reader(self._rfd)
-
-    def _finish(self, reason: str) -> None:
-        if self._finished or self._closing:
-            return
-        self._finished = True
-        self._stop_reading()
-        if self._eof_timer is not None:
-            self._eof_timer.cancel()
-        assert self._on_closed is not None
-        self._on_closed(reason)
-
-    def write(self, data: bytes) -> None:
-        if self._closing or not self._writable or not data:
-            return
-        if self._out:
-            self._out += data
-            return
-        try:
-            sent = os.write(self._wfd, data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:
-            self._writable = False
-            return
-        if sent < len(data):
-            self._out += memoryview(data)[sent:]
-            self._loop.add_writer(self._wfd, self._flush)
-
-    def _flush(self) -> None:
-        try:
-            sent = os.write(self._wfd, self._out)
-        except BlockingIOError:
-            return
-        except OSError:
-            self._writable = False
-            sent = len(self._out)
-        del self._out[:sent]
-        if not self._out:
-            self._loop.remove_writer(self._wfd)
-
-    async def close(self) -> None:
-        """End the bot; from here on neither callback is called (the caller knows why)."""
-        if self._close_task is None:
-            self._close_task = asyncio.ensure_future(self._close())
-        await asyncio.shield(self._close_task)
-
-    async def _close(self) -> None:
-        self._closing = True
-        self._stop_reading()
-        if self._eof_timer is not None:
-            self._eof_timer.cancel()
-        if self._out:
-            self._loop.remove_writer(self._wfd)
-            self._out.clear()
-        os.close(self._wfd)
-        if self._process is not None:
-            await self._process.end(self._grace)
-        if self._rfd != self._wfd:
-            os.close(self._rfd)

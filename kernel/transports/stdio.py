@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
-from kernel.transports.process import FdConnection, spawn
+from kernel.transports.fd_connection import FdConnection
+from kernel.transports.process import spawn
 
 
 class StdioTransport(Transport):

@@ -21,8 +21,9 @@ from typing import Any
 
 from kernel.errors import OptionError
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from kernel.transports.fd_connection import FdConnection
 from kernel.transports.peers import owned_by_group
-from kernel.transports.process import BotProcess, FdConnection, spawn
+from kernel.transports.process import BotProcess, spawn
 
 ACCEPT_RETRY = 0.1
 """Seconds before accepting again after running out of file descriptors."""
