@@ -15,6 +15,7 @@ from kernel.match.spec import BotSpec, MatchSpec
 from kernel.plugins.registry import Registries
 from kernel.referee.channel import Channel
 from kernel.referee.clocks import Clocks
+from kernel.runner.preflight import check_program, check_writable_folder
 from kernel.transports.base import (
     BotProgram,
     ConnectError,
@@ -80,6 +81,19 @@ class Lineup:
             except OptionError as exc:
                 raise ArenaError(f"{self.spec.path}: [transport_options.{name}] {exc}") from None
         return self._transports[name]
+
+    async def prepare(self) -> None:
+        """Check, before the first game, what would otherwise fail every game: each bot's
+        command can be started, the ``logs`` and ``database`` folders can be written, and
+        each transport acquires what its connections need (a free port). Raises
+        :class:`~kernel.errors.SetupError`; call :meth:`aclose` afterwards in any case."""
+        source = str(self.spec.path)
+        for bot in self.spec.bots:
+            check_program(self.program(bot), source)
+        check_writable_folder(self.spec.logs, "logs", source)
+        check_writable_folder(self.spec.database.parent, "database", source)
+        for transport in self._transports.values():
+            await transport.prepare()
 
     async def connect(self, names: Sequence[str], log_dir: Path) -> list[Channel]:
         """One channel per bot name, started concurrently (TCP serializes its own launches).
