@@ -1,8 +1,10 @@
 """``arena``: run matches, list plugins, show standings and replays, write starter files.
 
-User errors (a bad match file, an unknown game, a missing database) print one message and
-exit with status 2; a run whose games all finished exits 0; a run in which a game plugin
-failed exits 1; an interrupted run exits 130 (run it again to resume).
+User errors (a bad match file, an unknown game, a missing or damaged database) and
+failures of the set-up (a command that does not exist, a port in use, a log folder that
+cannot be written, another run on the same database) print one message and exit with
+status 2, storing no game for them; a run whose games all finished exits 0; a run in which
+a game plugin failed exits 1; an interrupted run exits 130 (run it again to resume).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from kernel.plugins.registry import Registries
 from kernel.runner.api import prepare, run_prepared
 from kernel.runner.run import RunSummary
 from kernel.scoring.base import Standings
+from kernel.scoring.faults import fault_losses
 from kernel.store.sqlite import Store
 
 
@@ -74,12 +77,15 @@ def run(match_file: Path, plugins: tuple[str, ...], concurrency: int | None, qui
     """
     with user_errors():
         prepared = prepare(match_file, plugins, concurrency=concurrency)
-        observers = [] if quiet else [ProgressReport(prepared.spec.name)]
+        progress = None if quiet else ProgressReport(prepared.spec.name)
         try:
-            summary = run_prepared(prepared, observers)
+            summary = run_prepared(prepared, [progress] if progress else [])
         except KeyboardInterrupt:
             click.echo("\narena: interrupted; run the same match file again to resume", err=True)
             sys.exit(130)
+        finally:
+            if progress is not None:
+                progress.finish()
     _print_summary(summary)
     sys.exit(1 if summary.errors else 0)
 
@@ -93,11 +99,12 @@ def _print_summary(summary: RunSummary) -> None:
     )
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    _print_standings(summary.standings)
+    _print_standings(summary.standings, summary.faults)
 
 
-def _print_standings(standings: list[Standings]) -> None:
-    for table in standings:
+def _print_standings(standings: list[Standings], faults: Standings | None) -> None:
+    """The scorers' tables, then (when any bot lost a game to a fault) the faults table."""
+    for table in [*standings, *([faults] if faults else [])]:
         click.echo("")
         click.echo(table.title)
         click.echo(render(table.columns, table.rows))
@@ -145,7 +152,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables)
+    _print_standings(tables, fault_losses(results, bots))
 
 
 @cli.command()
@@ -176,7 +183,12 @@ def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
             return
         if output.exists():
             raise ArenaError(f"{output} already exists; not overwriting it")
-        output.write_text(text, encoding="utf-8")
+        if not output.parent.is_dir():
+            raise ArenaError(f"cannot write {output}: there is no folder {output.parent}")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}; run it with: arena run {output}")
 
 

@@ -34,6 +34,11 @@ class ProgressReport:
 
     @hookimpl
     def arena_run_end(self, run: RunInfo, standings: list[Any]) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """End the bar (idempotent): also when the run stops on an error, so that the
+        error's line starts a line of its own."""
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None

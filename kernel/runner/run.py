@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 import time
 import traceback
 from collections.abc import Awaitable, Sequence
@@ -14,7 +15,7 @@ from typing import Any, TypeVar
 
 import pluggy
 
-from kernel.errors import ArenaError, OptionError
+from kernel.errors import ArenaError, OptionError, SetupError
 from kernel.games.base import Game, Outcome
 from kernel.match.schedule import assign_sessions, schedule
 from kernel.match.spec import MatchSpec
@@ -22,9 +23,12 @@ from kernel.plugins.registry import Registries
 from kernel.referee.channel import Channel
 from kernel.referee.eventlog import EventLog
 from kernel.referee.table import Table
+from kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
 from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
 from kernel.runner.seating import Lineup, close_all
 from kernel.scoring.base import Standings
+from kernel.scoring.faults import fault_losses
+from kernel.store.lock import exclusive_run
 from kernel.store.sqlite import Store
 
 T = TypeVar("T")
@@ -32,13 +36,17 @@ T = TypeVar("T")
 
 @dataclass
 class RunSummary:
-    """What a run did: games played now, games found already stored, referee errors."""
+    """What a run did: games played now, games found already stored, referee errors.
+
+    ``faults`` counts, per bot, the games it lost with a fault of its own, by kind (None:
+    no bot lost a game to a fault)."""
 
     run: RunInfo
     played: int = 0
     skipped: int = 0
     errors: list[str] = field(default_factory=list)
     standings: list[Standings] = field(default_factory=list)
+    faults: Standings | None = None
 
 
 class RefereeError(Exception):
@@ -65,7 +73,19 @@ class Runner:
     connected across games); ``spec.concurrency`` workers each run one session at a time on
     the same event loop. Each finished game is stored in one transaction as soon as it
     ends, so an interrupted run loses at most the games that were in progress.
+
+    A failure of the set-up rather than of a bot (:class:`~kernel.errors.SetupError`: a
+    command that does not exist, a port in use, no file descriptor left, an unwritable log
+    folder) is a run error, never a game result: what can be checked is checked before the
+    first game, and one met during a game stops the run, the games in progress unstored, so
+    that the next run plays them. One run at a time plays into a database
+    (:mod:`kernel.store.lock`).
     """
+
+    run: RunInfo
+    summary: RunSummary
+    log_root: Path
+    disqualified: set[str]
 
     def __init__(
         self,
@@ -84,51 +104,69 @@ class Runner:
         self.codec = codec_cls(max_message=spec.max_message)
         self.clocks = game_cls.clocks.merged(dict(spec.clock))
         self.schedule = schedule(spec)
-        self.run = store.open_run(
-            spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
-        )
-        self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
-        self.disqualified = store.disqualified(self.run.run_id)
-        self.summary = RunSummary(self.run)
-
-    def pending(self) -> list[ScheduledGame]:
-        done = self.store.finished(self.run.run_id)
-        self.summary.skipped = len(done)
-        return [g for g in self.schedule if g.index not in done]
 
     async def play(self) -> RunSummary:
-        pending = self.pending()
-        sessions = assign_sessions(pending, self.lifetime, self.spec.concurrency)
-        lineup = Lineup(self.spec, self.game, self.codec, self.clocks, self.registries)
+        raise_open_file_limit()
+        holder = f"pid {os.getpid()}, arena run {self.spec.path}"
+        with exclusive_run(self.store.path, holder):
+            self.store.check_intact()
+            lineup = Lineup(self.spec, self.game, self.codec, self.clocks, self.registries)
+            try:
+                return await self._play_pending(lineup)
+            finally:
+                await lineup.aclose()
+
+    async def _play_pending(self, lineup: Lineup) -> RunSummary:
+        """Check the set-up, create (or resume) the run, play what is not stored yet."""
+        spec = self.spec
+        stored = self.store.find_run(spec.key())
+        done = self.store.finished(stored.run_id) if stored is not None else set()
+        pending = [g for g in self.schedule if g.index not in done]
+        sessions = assign_sessions(pending, self.lifetime, spec.concurrency)
+        workers = min(spec.concurrency, len(sessions))
+        if sessions:
+            entrants = max(len({n for g in session for n in g.seating}) for session in sessions)
+            check_open_file_limit(workers * entrants, str(spec.path))
+            await lineup.prepare()
+        self.run = self.store.open_run(
+            spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
+        )
+        self.summary = RunSummary(self.run, skipped=len(done))
+        self.log_root = spec.logs / f"run-{self.run.run_id}"
+        self.disqualified = self.store.disqualified(self.run.run_id)
         self.hook.arena_run_start(run=self.run)
         queue: asyncio.Queue[list[ScheduledGame]] = asyncio.Queue()
         for session in sessions:
             queue.put_nowait(session)
-        workers = [
-            asyncio.create_task(self._worker(queue, lineup))
-            for _ in range(min(self.spec.concurrency, len(sessions)))
-        ]
+        tasks = [asyncio.create_task(self._worker(queue, lineup)) for _ in range(workers)]
         try:
-            await asyncio.gather(*workers)
+            await asyncio.gather(*tasks)
+        except SetupError as exc:
+            left = len(pending) - self.summary.played
+            raise SetupError(
+                f"{exc} (the run stopped with {left} of its games not played; "
+                "run it again to play them)"
+            ) from None
         finally:
-            for worker in workers:
-                worker.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-            await lineup.aclose()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         if len(self.store.finished(self.run.run_id)) == len(self.schedule):
             self.store.finish_run(self.run.run_id)
-        self.summary.standings = self.standings()
+        self.summary.standings, self.summary.faults = self.standings()
         self.hook.arena_run_end(run=self.run, standings=self.summary.standings)
         return self.summary
 
-    def standings(self) -> list[Standings]:
+    def standings(self) -> tuple[list[Standings], Standings | None]:
+        """One table per scorer, and the games each bot lost to faults."""
         results = self.store.results(self.run.run_id)
         names = [b.name for b in self.spec.bots]
-        return [
+        tables = [
             self.registries.scorers.cls(name)().standings(results, names)
             for name in self.spec.scorers
         ]
+        return tables, fault_losses(results, names)
 
     async def _worker(self, queue: asyncio.Queue[list[ScheduledGame]], lineup: Lineup) -> None:
         while not queue.empty():
@@ -156,7 +194,7 @@ class Runner:
             return
         self.hook.arena_game_start(run=self.run, game=game)
         log_dir = self.log_root / f"game-{game.index}"
-        channels = await lineup.connect(game.seating, log_dir)
+        channels = await self._bring_up(lineup, game.seating, log_dir, f"game-{game.index}")
         try:
             log = EventLog()
             table = Table(channels, self.clocks, log)
@@ -182,7 +220,7 @@ class Runner:
         entrants = list(dict.fromkeys(name for g in games for name in g.seating))
         label = f"session-{games[0].session}"
         log_dir = self.log_root / label
-        channels = await lineup.connect(entrants, log_dir)
+        channels = await self._bring_up(lineup, entrants, log_dir, label)
         by_name = dict(zip(entrants, channels, strict=True))
         session_log = EventLog()
         try:
@@ -212,18 +250,34 @@ class Runner:
             await close_all(channels)
             _write_session_log(log_dir / "session.log", session_log, entrants)
 
+    @staticmethod
+    async def _bring_up(
+        lineup: Lineup, names: Sequence[str], log_dir: Path, label: str
+    ) -> list[Channel]:
+        """The channels of ``names``. A bot that fails to come up is its own seat's fault
+        (a failed channel); an OS error escaping a transport is the arena's own (out of
+        file descriptors, a log folder it cannot create): a set-up error."""
+        try:
+            return await lineup.connect(names, log_dir)
+        except OSError as exc:
+            raise SetupError(f"{label}: cannot start its bots: {exc}") from None
+
     async def _guarded(self, label: str, call: Awaitable[T]) -> tuple[bool, T | None]:
         """Await a game plugin's coroutine: ``(True, result)``, or ``(False, None)`` when it
         raised. A plugin bug costs that game (or session), never the run: the traceback goes
-        to ``<label>.error`` in the run's log folder and the summary counts the error."""
+        to ``<label>.error`` in the run's log folder and the summary counts the error. A
+        :class:`SetupError` is not the plugin's doing: it stops the run."""
         try:
             return True, await call
-        except (asyncio.CancelledError, KeyboardInterrupt):
+        except (asyncio.CancelledError, KeyboardInterrupt, SetupError):
             raise
         except Exception as exc:
             path = self.log_root / f"{label}.error"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(traceback.format_exc())
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(traceback.format_exc())
+            except OSError as write_error:
+                raise SetupError(f"cannot write {path}: {_os_error(write_error)}") from None
             self.summary.errors.append(
                 f"{label}: referee error {type(exc).__name__}: {exc} (see {path})"
             )
@@ -276,8 +330,16 @@ def _check_outcome(outcome: Any, seats: int) -> None:
 
 def _write_session_log(path: Path, log: EventLog, entrants: Sequence[str]) -> None:
     """Session-level messages (greetings, farewells) belong to no game: keep them in a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as out:
-        for event in log.events:
-            who = "-" if event.seat is None else entrants[event.seat]
-            out.write(f"{event.t:10.4f} {event.kind:5} {who}: {event.text}\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as out:
+            for event in log.events:
+                who = "-" if event.seat is None else entrants[event.seat]
+                out.write(f"{event.t:10.4f} {event.kind:5} {who}: {event.text}\n")
+    except OSError as exc:
+        raise SetupError(f"cannot write {path}: {_os_error(exc)}") from None
+
+
+def _os_error(exc: OSError) -> str:
+    """``strerror`` alone when it exists: the callers name the file themselves."""
+    return exc.strerror or str(exc)

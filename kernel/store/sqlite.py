@@ -11,6 +11,7 @@ a user never needs to say which run a game belongs to.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -18,7 +19,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -98,7 +99,8 @@ _SCHEMA = (
 ``events`` are clustered on their primary key: a game's rows are read back in one range
 scan, in seat and event order."""
 
-_NOT_SQLITE = {"SQLITE_NOTADB", "SQLITE_CORRUPT"}
+_DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
+"""SQLite's (primary) error names for a file that is not, or no longer, a readable database."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,9 @@ class StoredGame:
     void: bool
     disqualified: frozenset[int]
     reason: str
+    first_faults: tuple[str | None, ...] = field(default=(), kw_only=True)
+    """Per seat, the kind of that seat's first fault in the game (None: it had none), what
+    the faults table of the standings counts; empty for a result not read from a store."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,7 @@ class Store:
             self._prepare()
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            if getattr(exc, "sqlite_errorname", "") in _NOT_SQLITE:
+            if _error_name(exc).startswith(_DAMAGED):
                 raise ArenaError(
                     f"{self.path} is not an arena database (not a readable SQLite file): {exc}"
                 ) from None
@@ -227,19 +232,64 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, self._errors():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
             except BaseException:
                 if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                    # A damaged file may refuse even this; the error that matters is the first.
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
+        with self._lock, self._errors():
             return self._db.execute(sql, params).fetchall()
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """A failure of the file itself (damaged, disk full, read-only, locked too long) is
+        one clear :class:`ArenaError` naming the file, not a traceback; errors that can only
+        come from a bug in arena (a constraint, a bad statement) stay what they are."""
+        try:
+            yield
+        except (sqlite3.IntegrityError, sqlite3.ProgrammingError):
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise ArenaError(self._describe(_error_name(exc), str(exc))) from None
+
+    def _describe(self, name: str, message: str) -> str:
+        """One line for SQLite's error ``name`` (``SQLITE_FULL``...) and its message."""
+        if name.startswith(_DAMAGED):
+            return (
+                f"{self.path} is damaged ({message}); restore a copy, or save what is left with "
+                "the sqlite3 shell's .recover and point `database` at the result"
+            )
+        if name.startswith("SQLITE_FULL"):
+            return f"cannot write {self.path}: the disk is full"
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return (
+                f"{self.path} stayed locked by another process for "
+                f"{BUSY_TIMEOUT_MS // 1000} s; try again when it is done"
+            )
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
+            return f"cannot write {self.path} or the files beside it: {message}"
+        return f"database {self.path}: {message}"
+
+    def check_intact(self) -> None:
+        """Raise :class:`ArenaError` unless the whole file reads back intact.
+
+        A run checks before its first game (``PRAGMA quick_check``, a quarter of a second
+        for a 200 MB file): a damage found only when a finished game is stored would cost
+        the games played until then.
+        """
+        problems = [row[0] for row in self._read("PRAGMA quick_check(1)")]
+        if problems != ["ok"]:
+            # Its report spans lines ("*** in database main ***\nPage 9: ..."): keep one.
+            found = " ".join(problems[0].split()) if problems else "no answer from quick_check"
+            raise ArenaError(self._describe("SQLITE_CORRUPT", found))
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -286,14 +336,18 @@ class Store:
         A string is looked up as a key first, then (if all digits) as an id, because the
         command line hands over ids as strings.
         """
-        rows = []
-        if isinstance(run, str):
-            rows = self._read(_RUN_QUERY + " WHERE r.key = ?", (run,))
-        if not rows and (isinstance(run, int) or run.isdigit()):
+        found = self.find_run(run) if isinstance(run, str) else None
+        if found is None and (isinstance(run, int) or run.isdigit()):
             rows = self._read(_RUN_QUERY + " WHERE r.id = ?", (int(run),))
-        if not rows:
+            found = self._run_info(rows[0]) if rows else None
+        if found is None:
             raise ArenaError(f'no run "{run}" in {self.path} (`arena runs` lists them)')
-        return self._run_info(rows[0])
+        return found
+
+    def find_run(self, key: str) -> RunInfo | None:
+        """The run ``key`` if it is stored: what a run looks at before it creates anything."""
+        rows = self._read(_RUN_QUERY + " WHERE r.key = ?", (key,))
+        return self._run_info(rows[0]) if rows else None
 
     def spec(self, run_id: int) -> dict[str, Any]:
         """The match settings the run was created with, as given to :meth:`open_run`."""
@@ -390,7 +444,9 @@ class Store:
     def results(self, run_id: int) -> list[StoredGame]:
         """The run's stored games in schedule order (void ones included: scorers skip them)."""
         rows = self._read(
-            "SELECT g.id, g.idx, g.void, g.reason, s.bot, s.rank, s.score, s.disqualified"
+            "SELECT g.id, g.idx, g.void, g.reason, s.bot, s.rank, s.score, s.disqualified,"
+            " (SELECT f.kind FROM faults f WHERE f.game_id = g.id AND f.seat = s.seat"
+            "  ORDER BY f.rowid LIMIT 1)"
             " FROM games g JOIN seats s ON s.game_id = g.id"
             " WHERE g.run_id = ? ORDER BY g.idx, s.seat",
             (run_id,),
@@ -425,10 +481,13 @@ class Store:
             "SELECT kind, detail, seat, at FROM faults WHERE game_id = ? ORDER BY rowid",
             (game_id,),
         )
+        first_faults = {}
+        for kind, _detail, seat, _at in faults:
+            first_faults.setdefault(seat, kind)
         return GameDetail(
             game_id,
             idx,
-            **_seat_fields([s[:4] for s in seats]),
+            **_seat_fields([(*s[:4], first_faults.get(seat)) for seat, s in enumerate(seats)]),
             void=bool(void),
             reason=reason,
             run_id=run_id,
@@ -461,14 +520,21 @@ _RUN_QUERY = (
 
 def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """The per-seat fields of a :class:`StoredGame` from its ``(bot, rank, score,
-    disqualified)`` rows in seat order; a game without scores has NULL in every seat."""
+    disqualified, first fault kind)`` rows in seat order; a game without scores has NULL in
+    every seat."""
     scores = tuple(s[2] for s in seats)
     return {
         "seating": tuple(s[0] for s in seats),
         "ranks": tuple(s[1] for s in seats),
         "scores": None if all(x is None for x in scores) else scores,
         "disqualified": frozenset(seat for seat, s in enumerate(seats) if s[3]),
+        "first_faults": tuple(s[4] for s in seats),
     }
+
+
+def _error_name(exc: sqlite3.Error) -> str:
+    """SQLite's name for the error (``SQLITE_CORRUPT``, ``SQLITE_FULL``...), or ''."""
+    return getattr(exc, "sqlite_errorname", "") or ""
 
 
 def _to_json(value: dict[str, Any]) -> str:

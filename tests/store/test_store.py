@@ -78,6 +78,7 @@ def test_game_round_trip(store: Store) -> None:
         extra={"note": "x"},
         faults=tuple(faults),
         stderr_logs={0: "logs/carol.stderr"},
+        first_faults=(None, "timeout"),
     )
     assert store.events(game_id) == events
     assert store.spec(run.run_id) == {"seats": 2, "bots": ["alice"]}
