@@ -95,6 +95,12 @@ Tables:
     errors with ``connect`` or ``inproc`` (no process is started), as is ``transport``
     with ``inproc``.
 
+    A ``connect = true`` bot over the tcp transport takes the first connection that no bot
+    the arena started made; to make its seat its own, bind it with ``port`` (an integer:
+    the arena listens on that port for this bot only) and/or ``peer`` (an IP address: only
+    a connection from there). Both are left out of the run's identity: moving a remote bot
+    resumes its run.
+
 The game's options and a transport's options live in ``[game_options]`` and
 ``[transport_options.NAME]`` rather than ``[game]`` and ``[transport.NAME]`` because TOML
 cannot have both ``game = "nim"`` and a ``[game]`` table in one file.
@@ -107,6 +113,7 @@ everywhere (with a "did you mean"). Messages count bots from 1: ``bots[2]`` is t
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import json
 import os
 import re
@@ -149,7 +156,19 @@ TOP_LEVEL_KEYS = (
     "transport_options",
     "bots",
 )
-BOT_KEYS = ("name", "cmd", "builtin", "args", "connect", "inproc", "transport", "env", "cwd")
+BOT_KEYS = (
+    "name",
+    "cmd",
+    "builtin",
+    "args",
+    "connect",
+    "inproc",
+    "transport",
+    "env",
+    "cwd",
+    "port",
+    "peer",
+)
 CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
 LIMIT_KEYS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
 FORMATS = ("round-robin", "gauntlet")
@@ -615,7 +634,32 @@ class _Validator(_Checker):
                 )
             bots.append(bot)
         self.enough_bots(seats, len(bots))
+        self.distinct_ports(bots)
         return tuple(bots)
+
+    def distinct_ports(self, bots: list[BotSpec]) -> None:
+        """A bot's own port is its own: no other bot's, and not the shared one."""
+        options = self.raw.get("transport_options")
+        tcp = options.get("tcp") if isinstance(options, dict) else None
+        shared = tcp.get("port") if isinstance(tcp, dict) else None
+        owners: dict[int, str] = {}
+        for i, bot in enumerate(bots):
+            if bot.port is None:
+                continue
+            where = ("bots", i, "port")
+            if bot.port == shared:
+                self.fail(
+                    where,
+                    f"bots[{i + 1}].port = {bot.port} is the shared port of "
+                    "[transport_options.tcp]; give the bot a port of its own",
+                )
+            if bot.port in owners:
+                self.fail(
+                    where,
+                    f"bots[{i + 1}].port = {bot.port} is already the port of bot "
+                    f'"{owners[bot.port]}"',
+                )
+            owners[bot.port] = bot.name
 
     def enough_bots(self, seats: tuple[int, ...], bots: int) -> None:
         """The largest group needs a bot per seat; smaller groups then have enough too."""
@@ -677,6 +721,7 @@ class _Validator(_Checker):
                 (*where, unused[0]),
                 f"{label}.{unused[0]} has no effect with {started} (arena starts no process)",
             )
+        port, peer = self.binding(table, where, connect, transport, game_cls)
         return BotSpec(
             name=name,
             cmd=tuple(cmd) if cmd else None,
@@ -687,7 +732,49 @@ class _Validator(_Checker):
             transport=transport,
             env=env,
             cwd=None if cwd is None else str(cwd),
+            port=port,
+            peer=peer,
         )
+
+    def binding(
+        self,
+        table: dict[str, Any],
+        where: KeyPath,
+        connect: bool,
+        transport: str | None,
+        game_cls: type[Game],
+    ) -> tuple[int | None, str | None]:
+        """``port`` and ``peer``: only for a ``connect`` bot over the tcp transport."""
+        label = _show_path(where)
+        given = [key for key in ("port", "peer") if key in table]
+        if not given:
+            return None, None
+        if not connect:
+            self.fail(
+                (*where, given[0]),
+                f"{label}.{given[0]} only applies to a connect = true bot "
+                "(a bot the arena starts gets a port of its own)",
+            )
+        default = self.raw.get("transport")
+        used = transport or (default if isinstance(default, str) else game_cls.transport)
+        if used != "tcp":
+            self.fail(
+                (*where, given[0]),
+                f'{label}.{given[0]} only applies to the tcp transport, not "{used}"',
+            )
+        port = self.integer(table, (*where, "port"), 1)
+        if port is not None and port > 65535:
+            self.fail((*where, "port"), f"{label}.port must be at most 65535, not {port}")
+        peer = self.string(table, (*where, "peer"))
+        if peer is not None:
+            try:
+                ipaddress.ip_address(peer)
+            except ValueError:
+                self.fail(
+                    (*where, "peer"),
+                    f'{label}.peer must be an IP address such as "127.0.0.1", not "{peer}"',
+                )
+        return port, peer
 
     def builtin(self, name: str, inproc: bool, where: KeyPath, game_cls: type[Game]) -> None:
         available = game_cls.bots

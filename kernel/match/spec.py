@@ -14,7 +14,11 @@ from kernel.transports.base import Limits
 
 @dataclass(frozen=True)
 class BotSpec:
-    """One ``[[bots]]`` entry. Exactly one of ``cmd``, ``builtin`` or ``connect`` is set."""
+    """One ``[[bots]]`` entry. Exactly one of ``cmd``, ``builtin`` or ``connect`` is set.
+
+    ``port`` and ``peer`` bind a ``connect`` bot's seat to the connections that arrive on
+    a port of its own, or from one address (the tcp transport).
+    """
 
     name: str
     cmd: tuple[str, ...] | None = None
@@ -25,6 +29,8 @@ class BotSpec:
     transport: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    port: int | None = None
+    peer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,14 @@ class MatchSpec:
         return self.seats[0] if len(self.seats) == 1 else list(self.seats)
 
 
+ADDRESSING = ("port", "peer")
+"""Bot keys left out of the run's key. They say where a ``connect`` bot's connection comes
+from, not what plays or how: a remote bot that moves to another machine or port is still
+the same bot, and its run must resume, as a run resumes in another database folder. (They
+also keep the keys of runs stored before these keys existed.)"""
+
+
 def _bot_identity(bot: BotSpec) -> dict[str, Any]:
-    data = dict(bot.__dict__)
+    data = {key: value for key, value in bot.__dict__.items() if key not in ADDRESSING}
     data["env"] = dict(bot.env)
     return data

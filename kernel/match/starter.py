@@ -219,6 +219,9 @@ def _bots(game_cls: type[Game], seats: int, registries: Registries) -> str:
     ]
     if "tcp" in registries.transports:
         lines.append('# transport = "tcp"')
+        lines.append("# Its seat takes the first connection no bot of the arena made; bind it:")
+        lines.append("# port = 6001         # only connections to this port, opened for it")
+        lines.append('# peer = "127.0.0.1"  # only connections from this address')
     return "\n".join(lines)
 
 

@@ -19,6 +19,11 @@ from kernel.transports.base import Connection
 MAX_PENDING = 1000
 """Unsolicited messages kept for the next request; beyond that the bot is flooding."""
 
+PENDING_BYTES_IN_MESSAGES = 4
+"""How much a bot may send between two requests while no request waits, in messages of
+the codec's largest size; beyond that the bot is flooding (one endless line, a stream of
+bytes no codec can frame)."""
+
 _TIMEOUT = object()
 
 
@@ -36,6 +41,13 @@ class Channel:
     the read of a reply that came too late, and must not be outrun by it. Reply times are
     measured from the write of the request to the read of its reply, so they measure the
     bot, not what else the referee was doing.
+
+    A bot that floods (more than :data:`MAX_PENDING` unsolicited messages waiting, or more
+    than :data:`PENDING_BYTES_IN_MESSAGES` of the largest messages sent while no request
+    waited) is done with at once: its channel closes with a ``flood`` fault and its
+    connection is closed, so that it costs the arena nothing more and other games never
+    notice it. What it sent unasked is logged up to a cap per game
+    (:meth:`EventLog.admit_unsolicited`), then counted.
     """
 
     __slots__ = (  # __weakref__: games may keep per-session state in a WeakKeyDictionary
@@ -43,8 +55,10 @@ class Channel:
         "_deadline",
         "_decoder",
         "_elapsed",
+        "_hang_up",
         "_inbox",
         "_owed",
+        "_pending_bytes",
         "_sent_at",
         "_timer",
         "_waiter",
@@ -53,7 +67,6 @@ class Channel:
         "closed_in",
         "codec",
         "connection",
-        "flooded",
         "identifier",
         "log",
         "name",
@@ -96,7 +109,9 @@ class Channel:
         self.answered = False
         """Whether a request to this bot has been settled yet: until then, requests are on
         the start-up clock (see :class:`~kernel.referee.table.Table`)."""
-        self.flooded = False
+        self._pending_bytes = 0
+        """Bytes received since the last request while no request waited."""
+        self._hang_up: asyncio.Future[None] | None = None
         self._owed: deque[float] = deque()
         """When each request that timed out and is still owed its late answer was sent."""
         self.tagged = tagged
@@ -131,16 +146,39 @@ class Channel:
     # -- receiving ---------------------------------------------------------------
 
     def _on_data(self, data: bytes) -> None:
+        if self.closed is not None:
+            return  # flooded: what is still on its way is not looked at
         arrived = time.monotonic()
+        if self._waiter is None or self._waiter.done():
+            self._pending_bytes += len(data)
+            limit = PENDING_BYTES_IN_MESSAGES * self.codec.max_message
+            if self._pending_bytes > limit:
+                self._flood(f"more than {limit // 1024} KiB of unsolicited data", arrived)
+                return
         self._deliver(self._decoder.feed(data), arrived)
 
     def _on_closed(self, reason: str) -> None:
+        if self.closed is not None:
+            return
         arrived = time.monotonic()
         self._deliver(self._decoder.close(), arrived)
-        if self.closed is None:
-            self.closed = Fault(FaultKind.EXIT, reason)
+        self._close_with(Fault(FaultKind.EXIT, reason), arrived)
+
+    def _flood(self, detail: str, arrived: float) -> None:
+        """Done with a flooding bot: fault it, and hang up on it (which also ends its
+        process) so that not another byte of it is read."""
+        self._close_with(Fault(FaultKind.FLOOD, detail), arrived)
+        if self.connection is not None:
+            self._hang_up = asyncio.ensure_future(self.connection.close())
+
+    def _close_with(self, fault: Fault, arrived: float) -> None:
+        """The bot can answer nothing more: log why where it happened, and fail the waiting
+        request (unless its time was already up)."""
+        if self.closed is not None:
+            return
+        self.closed = fault
         if self.log is not None:
-            self.log.add("fault", self.seat, f"exit: {reason}")
+            self.log.add("fault", self.seat, str(fault))
             self.closed_in = self.log
         waiter = self._waiter
         if waiter is not None and not waiter.done():
@@ -148,12 +186,15 @@ class Channel:
                 self._time_out(waiter)
             else:
                 self._elapsed = arrived - self._sent_at
-                waiter.set_result(self.closed)
+                waiter.set_result(fault)
 
     def _log_received(
         self, log: EventLog, message: Any, raw: bytes, kind: str, elapsed: float | None
     ) -> None:
-        """A received message (``kind`` ``recv`` or ``late``), or the codec's fault."""
+        """A received message (``kind`` ``recv`` or ``late``), or the codec's fault; one
+        that answers no request only while the log still keeps those of this seat."""
+        if elapsed is None and not log.admit_unsolicited(self.seat):
+            return
         if isinstance(message, Fault):
             log.add("fault", self.seat, f"{message}: {wire_text(raw)}", elapsed)
         else:
@@ -162,6 +203,8 @@ class Channel:
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
         log = self.log
         for item in items:
+            if self.closed is not None:
+                return  # flooded by the items before: the rest are dropped unread
             message, raw = item
             waiter = self._waiter
             if waiter is not None and not waiter.done() and arrived > self._deadline:
@@ -181,7 +224,7 @@ class Channel:
             elif len(self._inbox) < MAX_PENDING:
                 self._inbox.append(item)
             else:
-                self.flooded = True
+                self._flood(f"more than {MAX_PENDING} unsolicited messages", arrived)
 
     def drain(self) -> list[Any]:
         """Take the unsolicited messages (and codec faults) received so far."""
@@ -198,10 +241,10 @@ class Channel:
         self._write(self.codec.encode(message))
 
     def _write(self, data: bytes) -> None:
-        if self.closed is None and self.connection is not None:
-            self.connection.write(data)
         if self.log is not None:
             self.log.add("send", self.seat, wire_text(data))
+        if self.closed is None and self.connection is not None:
+            self.connection.write(data)
 
     def request(self, message: Any, delay: float, *, queued: bool = False) -> asyncio.Future[Any]:
         """Write ``message`` and return the future of its one reply, due within ``delay`` s.
@@ -216,6 +259,7 @@ class Channel:
         self._waiter = waiter
         data = None if message is None else self.codec.encode(message)
         self._sent_at = time.monotonic()
+        self._pending_bytes = 0
         if data is not None:
             self._write(data)
         self._elapsed = 0.0

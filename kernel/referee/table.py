@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kernel.referee.channel import MAX_PENDING, Channel
+from kernel.referee.channel import Channel
 from kernel.referee.clocks import Clocks
 from kernel.referee.eventlog import EventLog
 from kernel.referee.faults import Fault, FaultKind
@@ -69,6 +69,9 @@ class Seat:
 
 
 Clock = Literal["reply", "startup"]
+
+TERMINAL = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.FLOOD})
+"""Faults after which a bot can answer nothing more: each is recorded once per seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,10 +200,6 @@ class Table:
         message, fault, elapsed = seat.channel.settle(result)
         if seat.budget is not None and limit.charged:
             seat.budget -= elapsed
-        if fault is None and seat.channel.flooded and unsolicited:
-            # Reported with the request after the flood, where the kept messages are shown.
-            fault = Fault(FaultKind.FLOOD, f"more than {MAX_PENDING} unsolicited messages")
-            seat.channel.flooded = False
         if fault is not None:
             if fault.kind is FaultKind.TIMEOUT:
                 fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}")
@@ -216,13 +215,14 @@ class Table:
 
     def _record(self, seat: Seat, fault: Fault) -> Fault:
         stamped = Fault(fault.kind, fault.detail, seat.index, self.log.now())
-        terminal = fault.kind in (FaultKind.EXIT, FaultKind.CONNECT)
+        terminal = fault.kind in TERMINAL
         if terminal and seat.reported:
             return stamped
         seat.reported = seat.reported or terminal
         self.faults.append(stamped)
-        if fault.kind is not FaultKind.EXIT or seat.channel.closed_in is not self.log:
-            self.log.add("fault", seat.index, str(stamped))
+        channel = seat.channel
+        if fault != channel.closed or channel.closed_in is not self.log:
+            self.log.add("fault", seat.index, str(stamped))  # not logged as it happened
         return stamped
 
     def note(self, text: str) -> None:

@@ -21,6 +21,13 @@ which changes nothing: no reply can come from it anyway.
 """
 
 
+MAX_UNSENT = 8 << 20
+"""Bytes waiting to be written to a bot (beyond what the kernel's pipe or socket buffer
+holds) before it counts as not reading its input. Far above what any game writes between
+two of a bot's reads; without a bound, a bot that never reads would make the arena keep
+everything written to it in memory."""
+
+
 class FdConnection(Connection):
     """A bot reached through file descriptors: a child's pipes, or one socket for both ways.
 
@@ -28,7 +35,9 @@ class FdConnection(Connection):
     only when the bot does not keep up): asyncio's pipe transports cost a lot per message
     and cannot drain a pipe on demand. Data the bot sends before :meth:`start` waits in the
     kernel buffer. When the process exits, what it wrote last is read before ``on_closed``,
-    and a child still holding the output open does not delay it.
+    and a child still holding the output open does not delay it. A bot that leaves more
+    than :data:`MAX_UNSENT` bytes unread is done with: ``on_closed`` says so, and nothing
+    more is read from it or written to it.
     """
 
     def __init__(
@@ -124,7 +133,7 @@ class FdConnection(Connection):
         if self._closing or not self._writable or not data:
             return
         if self._out:
-            self._out += data
+            self._buffer(data)
             return
         try:
             sent = os.write(self._wfd, data)
@@ -134,8 +143,18 @@ class FdConnection(Connection):
             self._writable = False
             return
         if sent < len(data):
-            self._out += memoryview(data)[sent:]
             self._loop.add_writer(self._wfd, self._flush)
+            self._buffer(memoryview(data)[sent:])
+
+    def _buffer(self, data: bytes | memoryview) -> None:
+        """Keep what the bot has not taken yet, up to :data:`MAX_UNSENT`."""
+        if len(self._out) + len(data) <= MAX_UNSENT:
+            self._out += data
+            return
+        self._writable = False
+        self._loop.remove_writer(self._wfd)
+        self._out = bytearray()
+        self._finish(f"does not read its input ({MAX_UNSENT >> 20} MiB written to it unread)")
 
     def _flush(self) -> None:
         try:

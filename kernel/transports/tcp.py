@@ -1,44 +1,51 @@
 """The ``tcp`` transport: the arena listens, and every bot connects to it as a client.
 
 This is how the contest servers of Speed Clue and Liar's Dice ran: the bot is given a host
-and a port, and a connection was known to be a given bot's only by *when* it arrived. So
-launches are serialized: a started bot is tied to the first connection accepted after its
-start, and the next bot is started only once that happened (or failed). On top of that,
-a connection is only taken for the started bot if a process of that bot's process group
-holds its client end (see :mod:`kernel.transports.peers`), so bots started by someone else
-may connect at any time without being mistaken for it.
+and a port and connects. A connection gets a seat only when it is proven to be that seat's
+(see :mod:`kernel.transports.tcp_listener`), and a started bot is proven by the processes
+holding the connection's client end, never by when it arrived:
+
+- A bot the arena starts gets a listening port of its own (``{port}``, ``ARENA_PORT``),
+  opened just before its start and closed as soon as it connected or failed. Only a
+  connection held by that bot's processes is taken there, so no one else can even race
+  for its seat, and bots start in parallel.
+- With a fixed ``port`` option (bots that hard-code the contest's port, Liar's Dice's
+  5533), every bot connects to that one shared port; each connection still goes only to
+  the started bot whose processes hold it.
+- A ``connect = true`` bot is started by someone else. It takes the first connection that
+  no process the arena started made, on the shared port (first come, first served), or
+  only one from its ``peer`` address, or only one on its own ``port``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
+import ipaddress
 import socket
 import subprocess
-from collections import deque
 from typing import Any
 
-from kernel.errors import OptionError
+from kernel.errors import OptionError, SetupError
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from kernel.transports.fd_connection import FdConnection
-from kernel.transports.peers import owned_by_group
 from kernel.transports.process import BotProcess, spawn
-
-ACCEPT_RETRY = 0.1
-"""Seconds before accepting again after running out of file descriptors."""
+from kernel.transports.tcp_listener import (
+    Claim,
+    IpAddress,
+    Listener,
+    describe_os_error,
+    open_listener,
+)
 
 
 class TcpTransport(Transport):
-    """One listening socket per run, created at the first connect.
+    """Listening sockets for one run: one per started bot (or one shared fixed port), one
+    shared port for ``connect = true`` bots, one per ``connect`` bot bound to a port.
 
     A bot with a command is started with ``{host}``, ``{port}`` and ``{identifier}`` in its
-    argv (and ``ARENA_HOST``, ``ARENA_PORT``, ``ARENA_ID`` in its environment). A bot with
-    ``connect = true`` is started by someone else: it gets the next connection, and
-    connections nobody was waiting for are kept, in arrival order, for such bots. A new
-    connection goes to the started bot that is waiting only if that bot's processes hold
-    it, so both kinds mix safely in one run (where ``/proc`` cannot tell, the connection
-    goes to the started bot, as on the contest servers).
+    argv (and ``ARENA_HOST``, ``ARENA_PORT``, ``ARENA_ID`` in its environment). Failing to
+    listen is the arena's set-up failure (:class:`~kernel.errors.SetupError`), never a
+    bot's fault.
     """
 
     name = "tcp"
@@ -56,143 +63,122 @@ class TcpTransport(Transport):
             raise OptionError("port", 'transport "tcp": option "port" must be from 0 to 65535')
         self.host: str = host
         self.port: int | None = None
-        """The port actually listened on (known once listening; ``port = 0`` picks one)."""
-        self._listener: socket.socket | None = None
-        self._launch_lock = asyncio.Lock()
-        self._launch_waiter: asyncio.Future[socket.socket] | None = None
-        self._launch_pgid = 0
-        self._external_waiters: deque[asyncio.Future[socket.socket]] = deque()
-        self._unclaimed: deque[socket.socket] = deque()
+        """The shared port actually listened on (known once listening; ``port = 0`` picks
+        one)."""
+        self._shared: Listener | None = None
+        self._bound: dict[int, Listener] = {}
+
+    # -- listening --------------------------------------------------------------------
+
+    def _open(self, port: int, *, keep_strangers: bool, purpose: str) -> Listener:
+        try:
+            return open_listener(self.host, port, keep_strangers=keep_strangers)
+        except OSError as exc:
+            raise SetupError(
+                f"tcp transport: cannot listen on {self.host}:{port}{purpose}: "
+                f"{describe_os_error(exc)}"
+            ) from None
+
+    def _shared_listener(self) -> Listener:
+        if self._shared is None:
+            self._shared = self._open(self.config["port"], keep_strangers=True, purpose="")
+            self.port = self._shared.port
+        return self._shared
+
+    async def prepare(self) -> None:
+        """Check before the first game that the arena can listen: open the fixed shared
+        port (so that a port in use stops the run at once), or try the host with a port
+        of the system's choice."""
+        if self.config["port"]:
+            self._shared_listener()
+        else:
+            self._open(0, keep_strangers=False, purpose="").close()
 
     async def listen(self) -> tuple[str, int]:
-        """Open the listening socket if needed and return ``(host, port)``.
+        """Open the shared listening socket if needed and return ``(host, port)``: where
+        ``connect = true`` bots connect (call it to learn a port the system picked)."""
+        return self.host, self._shared_listener().port
 
-        ``connect`` calls this itself; call it earlier to learn an ephemeral port, for
-        instance to tell externally started bots where to connect.
-        """
-        if self._listener is None:
-            wanted = self.config["port"]
-            try:
-                family, _, _, _, address = socket.getaddrinfo(
-                    self.host, wanted, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-                )[0]
-                listener = socket.create_server(address, family=family, backlog=128)
-            except OSError as exc:
-                # create_server appends the address to strerror; the message names it already.
-                reason = (
-                    exc.strerror if exc.errno is None or exc.errno < 0 else os.strerror(exc.errno)
-                )
-                raise ConnectError(f"cannot listen on {self.host}:{wanted}: {reason}") from None
-            listener.setblocking(False)
-            asyncio.get_running_loop().add_reader(listener.fileno(), self._accept)
-            self._listener = listener
-            self.port = listener.getsockname()[1]
-        assert self.port is not None
-        return self.host, self.port
-
-    def _accept(self) -> None:
-        assert self._listener is not None
-        while True:
-            try:
-                sock, _ = self._listener.accept()
-            except BlockingIOError:
-                return
-            except ConnectionAbortedError:
-                continue  # that client is gone already; the next one may be fine
-            except OSError:
-                # Out of file descriptors: the listener stays readable, so accepting again
-                # at once would spin; retry a little later, when a game may have ended.
-                loop = asyncio.get_running_loop()
-                loop.remove_reader(self._listener.fileno())
-                loop.call_later(ACCEPT_RETRY, self._resume_accepting)
-                return
-            sock.setblocking(False)
-            if sock.family in (socket.AF_INET, socket.AF_INET6):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._dispatch(sock)
-
-    def _resume_accepting(self) -> None:
-        if self._listener is not None:
-            asyncio.get_running_loop().add_reader(self._listener.fileno(), self._accept)
-
-    def _dispatch(self, sock: socket.socket) -> None:
-        waiter = self._launch_waiter
-        if (
-            waiter is not None
-            and not waiter.done()
-            and owned_by_group(sock, self._launch_pgid) is not False
-        ):
-            waiter.set_result(sock)
-            return
-        while self._external_waiters:
-            waiter = self._external_waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(sock)
-                return
-        self._unclaimed.append(sock)
+    # -- connecting -------------------------------------------------------------------
 
     async def connect(self, launch: Launch) -> Connection:
         program = launch.program
-        await self.listen()
         if program.argv is not None:
             return await self._connect_started(launch, program.argv)
         if program.connect:
-            return self._connection(await self._wait_external(launch), None, launch)
+            return await self._connect_external(launch)
         raise ConnectError(f'bot "{program.name}" has no command to run and does not connect')
 
     async def _connect_started(self, launch: Launch, argv: tuple[str, ...]) -> Connection:
-        host, port = await self.listen()
         name = launch.program.name
-        args = expand_argv(argv, identifier=launch.identifier, host=host, port=port)
-        env = {"ARENA_HOST": host, "ARENA_PORT": str(port)}
-        async with self._launch_lock:
-            # Connections already in the backlog arrived before this start: not this bot's.
-            self._accept()
-            accepted: asyncio.Future[socket.socket] = asyncio.get_running_loop().create_future()
-            self._launch_waiter = accepted
-            try:
-                process = spawn(launch, args, stdin=subprocess.DEVNULL, stdout=None, env=env)
-                self._launch_pgid = process.pid
-                try:
-                    await asyncio.wait(
-                        (accepted, process.exited),
-                        timeout=launch.startup,
-                        return_when=asyncio.FIRST_COMPLETED,
-                    )
-                except BaseException:
-                    if accepted.done():
-                        accepted.result().close()
-                    await process.end(launch.kill_grace)
-                    raise
-            finally:
-                self._launch_waiter = None
-                accepted.cancel()
-            if not accepted.cancelled():
-                return self._connection(accepted.result(), process, launch)
-            if process.exited.done():
-                reason = f"{process.exited.result()} before connecting"
-            else:
-                reason = f"did not connect within {launch.startup:g} s"
-            # Still under the lock: a bot that connects while dying must not be taken for
-            # the next one.
-            await process.end(launch.kill_grace)
-        raise ConnectError(f'bot "{name}" {reason}')
-
-    async def _wait_external(self, launch: Launch) -> socket.socket:
-        if self._unclaimed:
-            return self._unclaimed.popleft()
-        waiter: asyncio.Future[socket.socket] = asyncio.get_running_loop().create_future()
-        self._external_waiters.append(waiter)
+        own_port = not self.config["port"]
+        if own_port:
+            listener = self._open(0, keep_strangers=False, purpose=f' for bot "{name}"')
+        else:
+            listener = self._shared_listener()
         try:
-            return await asyncio.wait_for(waiter, launch.startup)
-        except TimeoutError:
-            raise ConnectError(
-                f'bot "{launch.program.name}" did not connect to {self.host}:{self.port} '
-                f"within {launch.startup:g} s"
-            ) from None
+            port = listener.port
+            args = expand_argv(argv, identifier=launch.identifier, host=self.host, port=port)
+            env = {"ARENA_HOST": self.host, "ARENA_PORT": str(port)}
+            process = spawn(launch, args, stdin=subprocess.DEVNULL, stdout=None, env=env)
+            # No await between the start and the claim: no connection is looked at before
+            # the listener knows whose it may be.
+            claim = listener.claim(owner=process.pid)
+            return await self._seat_started(launch, listener, claim, process)
         finally:
-            with contextlib.suppress(ValueError):
-                self._external_waiters.remove(waiter)
+            if own_port:
+                listener.close()
+
+    async def _seat_started(
+        self, launch: Launch, listener: Listener, claim: Claim, process: BotProcess
+    ) -> Connection:
+        try:
+            await asyncio.wait(
+                (claim.connection, process.exited),
+                timeout=launch.startup,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        except BaseException:
+            sock = listener.release(claim)
+            if sock is not None:
+                sock.close()
+            await process.end(launch.kill_grace)
+            raise
+        sock = listener.release(claim)
+        if sock is not None:
+            return self._connection(sock, process, launch)
+        if process.exited.done():
+            reason = f"{process.exited.result()} before connecting"
+        else:
+            reason = f"did not connect within {launch.startup:g} s"
+        await process.end(launch.kill_grace)
+        _raise_if_starved(claim, launch)
+        raise ConnectError(f'bot "{launch.program.name}" {reason}')
+
+    async def _connect_external(self, launch: Launch) -> Connection:
+        port, peer = _binding(launch)
+        if port is None:
+            listener = self._shared_listener()
+        else:
+            if port not in self._bound:
+                purpose = f' for bot "{launch.program.name}"'
+                self._bound[port] = self._open(port, keep_strangers=True, purpose=purpose)
+            listener = self._bound[port]
+        claim = listener.claim(owner=None, peer=peer)
+        try:
+            await asyncio.wait((claim.connection,), timeout=launch.startup)
+        finally:
+            sock = listener.release(claim)
+        if sock is not None:
+            return self._connection(sock, None, launch)
+        _raise_if_starved(claim, launch)
+        if listener.closed:
+            raise ConnectError("the tcp transport was closed")
+        source = f" from {peer}" if peer is not None else ""
+        raise ConnectError(
+            f'bot "{launch.program.name}" did not connect to {self.host}:{listener.port}'
+            f"{source} within {launch.startup:g} s"
+        )
 
     @staticmethod
     def _connection(sock: socket.socket, process: BotProcess | None, launch: Launch) -> Connection:
@@ -207,13 +193,26 @@ class TcpTransport(Transport):
 
     async def aclose(self) -> None:
         """Stop listening; connections nobody claimed are closed, waiting bots fail."""
-        if self._listener is not None:
-            asyncio.get_running_loop().remove_reader(self._listener.fileno())
-            self._listener.close()
-            self._listener = None
-        while self._unclaimed:
-            self._unclaimed.popleft().close()
-        while self._external_waiters:
-            waiter = self._external_waiters.popleft()
-            if not waiter.done():
-                waiter.set_exception(ConnectError("the tcp transport was closed"))
+        for listener in (self._shared, *self._bound.values()):
+            if listener is not None:
+                listener.close("the tcp transport was closed")
+        self._shared = None
+        self._bound.clear()
+
+
+def _binding(launch: Launch) -> tuple[int | None, IpAddress | None]:
+    """The port and the peer address a ``connect = true`` seat is bound to, if any (the
+    match file's per-bot ``port`` and ``peer``)."""
+    program = launch.program
+    port: int | None = getattr(program, "port", None)
+    peer: str | None = getattr(program, "peer", None)
+    return port, None if peer is None else ipaddress.ip_address(peer)
+
+
+def _raise_if_starved(claim: Claim, launch: Launch) -> None:
+    """A seat lost while the arena could not accept or check connections is the arena's
+    failure (out of file descriptors), not the bot's: the run stops instead of scoring it."""
+    if claim.starved is not None:
+        raise SetupError(
+            f'tcp transport: bot "{launch.program.name}" could not be seated: {claim.starved}'
+        )

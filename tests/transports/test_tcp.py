@@ -10,7 +10,7 @@ import time
 import pytest
 from transport_helpers import Recorder, alive, run
 
-from kernel.errors import OptionError
+from kernel.errors import OptionError, SetupError
 from kernel.transports.base import ConnectError
 from kernel.transports.tcp import TcpTransport
 
@@ -224,10 +224,14 @@ def test_fixed_port_and_port_in_use(bot_script, make_launch):
         await rec.until(lambda: rec.data.endswith(b"\n"))
         assert rec.data.startswith(b"I am fixed ")
 
+        # Another arena on the same port: its set-up fails, before any game or seat.
         other = TcpTransport(port=port)
-        with pytest.raises(ConnectError) as caught:
+        expected = f"tcp transport: cannot listen on 127.0.0.1:{port}: Address already in use"
+        with pytest.raises(SetupError) as caught:
+            await other.prepare()
+        assert str(caught.value) == expected
+        with pytest.raises(SetupError):
             await other.connect(make_launch(connect=True))
-        assert str(caught.value) == f"cannot listen on 127.0.0.1:{port}: Address already in use"
         await conn.close()
         await transport.aclose()
 
