@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from arena_cli import arena, one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "kernel.cli.main", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def test_every_command_has_help() -> None:
@@ -85,7 +74,14 @@ def test_init_writes_a_match_file_that_runs(tmp_path: Path) -> None:
     result = arena("run", "-q", str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     again = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
-    assert again.returncode == 2 and "already exists" in again.stderr
+    one_error_line(again, "already exists")
+
+
+def test_init_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "folder" / "starter.toml"
+    made = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    one_error_line(made, str(out), f"there is no folder {out.parent}")
+    assert not (tmp_path / "no").exists()
 
 
 TWO_BOTS = '[[bots]]\nname = "a"\nbuiltin = "optimal"\n[[bots]]\nname = "b"\nbuiltin = "random"\n'
@@ -108,12 +104,7 @@ TWO_BOTS = '[[bots]]\nname = "a"\nbuiltin = "optimal"\n[[bots]]\nname = "b"\nbui
 def test_a_bad_match_file_gets_one_clear_message(tmp_path: Path, text: str, expected: str) -> None:
     match = tmp_path / "bad.toml"
     match.write_text('plugins = ["kernel.testing.games"]\n' + text)
-    result = arena("run", str(match))
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("arena: error: ") and str(match) in result.stderr
-    assert expected in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    one_error_line(arena("run", str(match)), str(match), expected)
 
 
 def test_missing_database_is_a_user_error(tmp_path: Path) -> None:

@@ -72,30 +72,36 @@ def test_ask_measures_the_reply_time(tmp_path: Path) -> None:
 
 
 def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
+    """Every request is written before any reply is awaited, so the bots think at the same
+    time, each within its own clock from its own request."""
+
     async def scenario():
         table = await open_table(
             tmp_path,
             [
                 [{"sleep": 0.3, "reply": "a"}],
                 [{"sleep": 0.3, "reply": "b"}],
-                [{"sleep": 5, "reply": "c"}],
+                [{"sleep": 30, "reply": "c"}],
             ],
             Clocks(startup=0.0, reply=0.8, grace=0.05),
         )
         try:
-            started = time.monotonic()
             replies = await table.ask_many({0: "go", 1: "go", 2: "go"})
-            took = time.monotonic() - started
         finally:
             await close(table)
-        return replies, took, table
+        return replies, table
 
-    replies, took, table = run(scenario())
+    replies, table = run(scenario())
     assert replies[0].message == "a" and replies[1].message == "b"
     assert replies[2].fault.kind is FaultKind.TIMEOUT
     assert replies[2].fault.detail == "no reply within 0.8 s"
-    assert 0.8 <= took < 1.3, "the three requests must run concurrently under one deadline"
     assert [f.seat for f in table.faults] == [2]
+    events = table.log.events
+    kinds = [(e.kind, e.seat) for e in events]
+    assert kinds[:3] == [("send", 0), ("send", 1), ("send", 2)], "all asked before any answer"
+    assert sorted(kinds[3:5]) == [("recv", 0), ("recv", 1)] and kinds[5] == ("fault", 2)
+    sent = {e.seat: e.t for e in events if e.kind == "send"}
+    assert events[5].t - sent[2] >= 0.8, "the silent bot had its whole clock"
 
 
 def test_a_late_reply_is_never_the_answer_to_the_next_request(tmp_path: Path) -> None:
@@ -172,9 +178,12 @@ def test_unsolicited_messages_come_with_the_next_reply(tmp_path: Path) -> None:
 
 
 def test_game_budget_limits_the_total_thinking_time(tmp_path: Path) -> None:
+    """Each reply's time is taken from the budget: once what is left is less than the
+    per-reply clock, it is the limit, and a bot that spent it all gets no time at all."""
+
     async def scenario():
-        steps = [{"reply": "ready"}, {"sleep": 0.25, "reply": "ok"}]
-        table = await open_table(tmp_path, [steps], Clocks(reply=5.0, grace=0.02, game=0.6))
+        steps = [{"reply": "ready"}, {"sleep": 1.0, "reply": "ok"}, {"sleep": 30, "reply": "ok"}]
+        table = await open_table(tmp_path, [steps], Clocks(reply=10.0, grace=0.02, game=3.0))
         try:
             # The first request is on the start-up clock and costs no budget.
             assert (await table.ask(0, "warm up")).ok
@@ -182,10 +191,12 @@ def test_game_budget_limits_the_total_thinking_time(tmp_path: Path) -> None:
         finally:
             await close(table)
 
-    replies = run(scenario())
-    assert replies[0].ok and replies[1].ok
-    assert replies[2].fault.kind is FaultKind.TIMEOUT
-    assert "game time budget exhausted" in replies[2].fault.detail
+    first, second, third = run(scenario())
+    assert first.ok and first.limit == 3.0
+    assert second.fault.kind is FaultKind.TIMEOUT
+    assert "game time budget exhausted" in second.fault.detail
+    assert second.limit == pytest.approx(3.0 - first.elapsed), "what the first reply left"
+    assert third.fault.kind is FaultKind.TIMEOUT and third.limit == 0.0
 
 
 def test_a_dead_bot_answers_every_request_at_once_with_its_exit(tmp_path: Path) -> None:
@@ -248,16 +259,26 @@ def test_illegal_moves_are_recorded_with_the_games_reason(tmp_path: Path) -> Non
 
 def test_deadlines_follow_each_request_not_the_one_before(tmp_path: Path) -> None:
     """Channels keep one timer across requests; it must never cut a later, longer limit
-    short, nor let a later, shorter one run long."""
+    short, nor let a later, shorter one run long. The limits are far apart, so that a loaded
+    machine cannot blur them: the answer to the second request comes after the first
+    request's limit has passed, and the third request ends long before the second's would."""
 
     async def scenario():
         table = await open_table(
             tmp_path,
-            [[{"reply": "quick"}, {"sleep": 0.5, "reply": "slow"}, {"sleep": 2, "reply": "x"}]],
+            [
+                [
+                    {"reply": "ready"},
+                    {"reply": "quick"},
+                    {"sleep": 3, "reply": "slow"},
+                    {"sleep": 30, "reply": "x"},
+                ]
+            ],
         )
         try:
-            quick = await table.ask(0, "a", timeout=0.2)
-            slow = await table.ask(0, "b", timeout=1.5)
+            assert (await table.ask(0, "warm up", timeout=30)).ok
+            quick = await table.ask(0, "a", timeout=2.5)
+            slow = await table.ask(0, "b", timeout=8)
             started = time.monotonic()
             short = await table.ask(0, "c", timeout=0.3)
             return quick, slow, short, time.monotonic() - started
@@ -266,8 +287,9 @@ def test_deadlines_follow_each_request_not_the_one_before(tmp_path: Path) -> Non
 
     quick, slow, short, took = run(scenario())
     assert quick.message == "quick"
-    assert slow.ok and slow.message == "slow", "the first request's 0.2 s must not apply"
-    assert short.fault.kind is FaultKind.TIMEOUT and 0.3 <= took < 0.8
+    assert slow.ok and slow.message == "slow", "the first request's 2.5 s must not apply"
+    assert short.fault.kind is FaultKind.TIMEOUT and short.fault.detail == "no reply within 0.3 s"
+    assert 0.3 <= took < 8, "the second request's 8 s must not apply"
 
 
 def test_a_bot_that_floods_unasked_messages_gets_a_flood_fault(tmp_path: Path) -> None:

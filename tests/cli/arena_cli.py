@@ -1,0 +1,66 @@
+"""Running the ``arena`` command as a user does, and reading what it left behind."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def arena(
+    *args: str,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    prefix: tuple[str, ...] = (),
+) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS`` in a child process; ``prefix`` runs it under another command
+    (``prlimit``), ``env`` adds to the environment."""
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "kernel.cli.main", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
+
+
+def one_error_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    """Check the command failed as a user error should: status 2, stderr one line
+    ``arena: error: ...`` containing every one of ``words``, no traceback. Returns it."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("arena: error: "), lines[0]
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+def stored(database: Path) -> tuple[int, int]:
+    """(runs, games) stored in ``database`` (0, 0 if it does not exist)."""
+    if not database.exists():
+        return 0, 0
+    with sqlite3.connect(database) as conn:
+        runs = conn.execute("select count(*) from runs").fetchone()[0]
+        games = conn.execute("select count(*) from games").fetchone()[0]
+    return runs, games
+
+
+def assert_intact(database: Path, games: int) -> None:
+    """The file passes SQLite's integrity check and holds ``games`` games of one run, each
+    schedule index once, each with its seats."""
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("pragma integrity_check").fetchall() == [("ok",)]
+        indices = [row[0] for row in conn.execute("select idx from games order by idx")]
+        assert indices == list(range(games)), indices
+        assert conn.execute("select count(distinct run_id) from games").fetchone()[0] == 1
+        seatless = conn.execute(
+            "select count(*) from games g where not exists "
+            "(select 1 from seats s where s.game_id = g.id)"
+        ).fetchone()[0]
+        assert seatless == 0
