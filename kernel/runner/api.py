@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import signal
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -50,9 +51,9 @@ def run_prepared(prepared: Prepared, observers: Iterable[object] = ()) -> RunSum
     """Play the pending games of a prepared match and return the summary.
 
     ``observers`` are plugin objects implementing the notification hooks (progress
-    display, reports). SIGTERM stops the run as cleanly as Ctrl-C: the games in progress
-    are abandoned (they replay from the start next time) and every bot is ended; both
-    surface as ``KeyboardInterrupt``.
+    display, reports). Ctrl-C and SIGTERM stop the run: the games in progress are
+    abandoned (they replay from the start next time), every bot is ended, and the call
+    raises ``KeyboardInterrupt``.
     """
     for observer in observers:
         prepared.pm.register(observer)
@@ -61,17 +62,41 @@ def run_prepared(prepared: Prepared, observers: Iterable[object] = ()) -> RunSum
         return asyncio.run(_play(runner))
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 async def _play(runner: Runner) -> RunSummary:
+    """Play, turning the first SIGINT or SIGTERM into a cancellation of the run.
+
+    Both are taken by the event loop, between two callbacks, never in the middle of one:
+    Python's own SIGINT handling raises ``KeyboardInterrupt`` wherever the code happens to
+    be, between starting a bot and keeping its handle for instance, and asyncio's cancels
+    again at a second Ctrl-C, interrupting the ending of bots. Signals after the first are
+    ignored while the run ends its bots, which takes at most ``clock.kill`` seconds
+    (``kill -9`` stays safe: the warden ends them, see :mod:`kernel.transports.warden`).
+    Signals reach only the main thread; elsewhere the caller handles them.
+    """
     task = asyncio.current_task()
     assert task is not None
     loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            task.cancel()
+
+    handled = STOP_SIGNALS if threading.current_thread() is threading.main_thread() else ()
+    for sig in handled:
+        loop.add_signal_handler(sig, stop)
     try:
         return await runner.play()
     except asyncio.CancelledError:
         raise KeyboardInterrupt from None
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        for sig in handled:
+            loop.remove_signal_handler(sig)
 
 
 def run_match(

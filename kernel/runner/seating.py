@@ -23,6 +23,8 @@ from kernel.transports.base import (
     Transport,
     uses_placeholders,
 )
+from kernel.transports.reaper import reaper
+from kernel.transports.warden import Warden
 
 
 def safe_name(text: str) -> str:
@@ -47,6 +49,7 @@ class Lineup:
         self.registries = registries
         self.bots: Mapping[str, BotSpec] = {b.name: b for b in spec.bots}
         self._transports: dict[str, Transport] = {}
+        self._warden: Warden | None = None
         for bot in spec.bots:
             self.transport_for(bot)  # fail early, before any game, on a bad transport option
 
@@ -99,9 +102,14 @@ class Lineup:
         """One channel per bot name, started concurrently (TCP serializes its own launches).
 
         A bot that cannot be brought up gets a failed channel: its seat plays on and every
-        request to it returns a ``connect`` fault, for the game's policy to judge.
+        request to it returns a ``connect`` fault, for the game's policy to judge. If
+        connecting is cancelled (Ctrl-C, SIGTERM) or fails for a reason that is not a bot's
+        (:class:`~kernel.errors.SetupError`), the channels already opened are closed before
+        that propagates: a caller that never receives them cannot leak their bots.
+        ``log_dir`` is created only by a bot that writes to its stderr log.
         """
-        log_dir.mkdir(parents=True, exist_ok=True)
+        if self._warden is None and any(self.program(self.bots[n]).argv for n in names):
+            self._warden = Warden.start()
 
         async def one(position: int, name: str) -> Channel:
             bot = self.bots[name]
@@ -122,11 +130,31 @@ class Lineup:
             tagged = type(self.game).tagged_replies
             return Channel(name, identifier, connection, self.codec, tagged=tagged)
 
-        return list(await asyncio.gather(*(one(i, n) for i, n in enumerate(names))))
+        launches = [asyncio.ensure_future(one(i, n)) for i, n in enumerate(names)]
+        try:
+            return list(await asyncio.gather(*launches))
+        except BaseException:
+            await asyncio.shield(_close_launched(launches))
+            raise
 
     async def aclose(self) -> None:
-        for transport in self._transports.values():
-            await transport.aclose()
+        """Close the transports, end what bots left behind, and stop the warden."""
+        try:
+            for transport in self._transports.values():
+                await transport.aclose()
+            await reaper.sweep()
+        finally:
+            if self._warden is not None:
+                await self._warden.stop()
+
+
+async def _close_launched(launches: Sequence[asyncio.Future[Channel]]) -> None:
+    """Stop the launches still running and close every channel that was opened."""
+    for launch in launches:
+        launch.cancel()
+    await asyncio.wait(launches)
+    opened = [f.result() for f in launches if not f.cancelled() and f.exception() is None]
+    await close_all(opened)
 
 
 async def close_all(channels: Sequence[Channel]) -> None:

@@ -7,13 +7,14 @@ bytes a program would, and a game's built-in bots exercise its protocol adapter 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import traceback
 
 from kernel.bots.logic import BotLogic
 from kernel.referee.faults import Fault
 from kernel.transports.base import ConnectError, Connection, Launch, OnClosed, OnData, Transport
-from kernel.transports.process import stderr_log_path
+from kernel.transports.stderr_log import discard_stale_log, stderr_log_path
 
 
 def _raised(exc: BaseException) -> str:
@@ -22,10 +23,16 @@ def _raised(exc: BaseException) -> str:
 
 
 def _log_traceback(launch: Launch, exc: BaseException) -> None:
-    """Keep the traceback where a program's stderr would be, for whoever debugs the bot."""
-    launch.log_dir.mkdir(parents=True, exist_ok=True)
-    with open(stderr_log_path(launch), "a", encoding="utf-8") as log:
-        log.write("".join(traceback.format_exception(exc)))
+    """Keep the traceback where a program's stderr would be, for whoever debugs the bot.
+
+    The log (and its folder) exists only if there is a traceback to keep; one that cannot
+    be written is lost, as a program's stderr would be (the fault still says what the
+    bot raised)."""
+    path = stderr_log_path(launch)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as log:
+            log.write("".join(traceback.format_exception(exc)))
 
 
 class InprocConnection(Connection):
@@ -108,6 +115,7 @@ class InprocTransport(Transport):
         factory = launch.program.inproc
         if factory is None:
             raise ConnectError(f'bot "{launch.program.name}" has no in-process implementation')
+        discard_stale_log(launch)
         try:
             bot: BotLogic = factory()
             identify = getattr(bot, "identify", None)

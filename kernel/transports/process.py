@@ -5,12 +5,16 @@ Every bot runs in its own session, hence its own process group, so that ending i
 whatever it forked. Its exit is watched through a pidfd on the event loop (no child watcher,
 no threads), and the leader is left a zombie until :meth:`BotProcess.end` reaps it: as long
 as the zombie exists its pid, and so the group id we signal, cannot be reused by anyone else.
+What left the group (``setsid``, a double fork) is found and ended by the
+:mod:`~kernel.transports.reaper` once the group is gone, and a bot whose arena dies is
+killed with it (a parent-death signal, then the :mod:`~kernel.transports.warden`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import functools
 import os
 import resource
@@ -18,13 +22,13 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 
-from kernel.errors import ArenaError
+from kernel.errors import SetupError
 from kernel.transports.base import ConnectError, Launch, Limits
 from kernel.transports.procfs import group_members, stat_fields
-from kernel.transports.stderr_log import StderrLog
+from kernel.transports.reaper import TAG, reaper
+from kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
 
 GROUP_EXIT_LIMIT = 5.0
 """How long :meth:`BotProcess.end` waits for SIGKILLed group members to be gone. Dying is
@@ -32,9 +36,20 @@ quick, but only once a process leaves an uninterruptible wait (a hung network fi
 system): past this, nothing more can be done, and the run should not hang on it."""
 
 
-def stderr_log_path(launch: Launch) -> Path:
-    """Where a bot's diagnostics go; in-process bots write their tracebacks there too."""
-    return launch.log_dir / f"{launch.identifier}.stderr"
+@contextlib.contextmanager
+def arena_descriptors(what: str) -> Iterator[None]:
+    """Turn running out of file descriptors while starting ``what`` (``bot "x"``) into the
+    arena's failure (:class:`SetupError`): the bot did nothing wrong, and no game result
+    may say it did."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in (errno.EMFILE, errno.ENFILE):
+            raise
+        raise SetupError(
+            f"cannot start {what}: the arena is out of file descriptors "
+            f"({os.strerror(exc.errno)}); raise the limit (ulimit -n) or lower concurrency"
+        ) from None
 
 
 def describe_exit(
@@ -81,15 +96,34 @@ def _group_running(pgid: int) -> bool:
 
 
 @functools.cache
-def _prlimit() -> str:
-    """The util-linux ``prlimit`` command, which sets a bot's limits and then runs it."""
-    path = shutil.which("prlimit")
+def _util_linux(command: str) -> str:
+    """The path of a util-linux command arena starts every bot through."""
+    path = shutil.which(command)
     if path is None:
-        raise ArenaError(
-            "cannot start bots: the prlimit command (util-linux) is not installed, "
-            "and arena needs it to set their resource limits"
+        raise SetupError(
+            f"cannot start bots: the {command} command (util-linux) is not installed, "
+            "and arena needs it to start them safely"
         )
     return path
+
+
+def launcher(limits: Limits) -> list[str]:
+    """The commands a bot's argv is run through, which ``exec`` each other in the child.
+
+    ``setpriv`` gives the bot a parent-death signal (SIGKILL when the arena dies, even by
+    ``kill -9``) and ``no_new_privs`` (the mark of a bot's process, see
+    :mod:`~kernel.transports.reaper`; it also keeps set-user-ID programs from raising a
+    bot's privileges); ``prlimit`` sets its resource limits (:func:`limit_options`).
+    Programs rather than Python code between fork and exec: see :func:`limit_options`.
+    """
+    return [
+        _util_linux("setpriv"),
+        "--pdeathsig=KILL",
+        "--no-new-privs",
+        _util_linux("prlimit"),
+        *limit_options(limits),
+        "--",
+    ]
 
 
 def limit_options(limits: Limits) -> list[str]:
@@ -153,20 +187,29 @@ class BotProcess:
     """One started bot: its process group, its exit and its stderr log.
 
     ``exited`` resolves, as soon as the leader exits, to a description such as
-    ``"exited with status 3"``; the leader stays a zombie until :meth:`end`.
+    ``"exited with status 3"``; the leader stays a zombie until :meth:`end`. ``tag`` is the
+    bot's ``ARENA_TAG``, which every process it starts inherits.
     """
 
     def __init__(
-        self, popen: subprocess.Popen[bytes], stderr: StderrLog, limits: Limits, started: float
+        self,
+        popen: subprocess.Popen[bytes],
+        pidfd: int,
+        tag: str,
+        stderr: StderrLog,
+        limits: Limits,
+        started: float,
     ) -> None:
         self.pid = popen.pid
+        self.tag = tag
         self.started = started
         self._popen = popen
+        self._pidfd = pidfd
         self._stderr = stderr
         self._limits = limits
         self._loop = asyncio.get_running_loop()
         self.exited: asyncio.Future[str] = self._loop.create_future()
-        self._pidfd = os.pidfd_open(popen.pid)
+        self._watching = True
         self._loop.add_reader(self._pidfd, self._on_exit)
         self._ending: asyncio.Task[None] | None = None
 
@@ -174,12 +217,17 @@ class BotProcess:
         info = os.waitid(os.P_PIDFD, self._pidfd, os.WEXITED | os.WNOWAIT | os.WNOHANG)
         if info is None:
             return
-        self._loop.remove_reader(self._pidfd)
+        self._stop_watching()
         cpu_used = _cpu_seconds(self.pid) if info.si_status == signal.SIGKILL else None
         description = describe_exit(
             info.si_code, info.si_status, self._limits.cpu_seconds, cpu_used
         )
         self.exited.set_result(description)
+
+    def _stop_watching(self) -> None:
+        if self._watching:
+            self._watching = False
+            self._loop.remove_reader(self._pidfd)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -187,7 +235,9 @@ class BotProcess:
 
     async def end(self, grace: float) -> None:
         """SIGTERM the group, SIGKILL it after ``grace`` s (or as soon as the leader is gone),
-        reap the leader. Idempotent; completes even if the caller is cancelled.
+        reap the leader, then end whatever the bot started outside its group. Idempotent;
+        completes even if the caller is cancelled, and even if the ending itself is (the
+        event loop shutting down): it then finishes at once, blocking.
 
         The group is signalled even when the leader has already exited: a child it forked
         may still be running, holding the bot's pipes.
@@ -197,21 +247,43 @@ class BotProcess:
         await asyncio.shield(self._ending)
 
     async def _end(self, grace: float) -> None:
-        self._signal_group(signal.SIGTERM)
-        if not self.exited.done():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(self.exited), grace)
-        self._signal_group(signal.SIGKILL)
-        await self.exited
-        self._popen.wait()
-        # SIGKILL is delivered at once but takes effect a moment later; the leader gone, the
-        # group id stays reserved by any member still alive, so polling the group is safe.
-        deadline = self._loop.time() + GROUP_EXIT_LIMIT
-        while _group_running(self.pid) and self._loop.time() < deadline:
+        try:
+            self._signal_group(signal.SIGTERM)
+            if not self.exited.done():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(self.exited), grace)
             self._signal_group(signal.SIGKILL)
-            await asyncio.sleep(0.002)
-        os.close(self._pidfd)
-        self._stderr.close()
+            await self.exited
+            self._reap()
+            # SIGKILL is delivered at once but takes effect a moment later; the leader gone,
+            # the group id stays reserved by any member still alive, so polling it is safe.
+            deadline = time.monotonic() + GROUP_EXIT_LIMIT
+            while _group_running(self.pid) and time.monotonic() < deadline:
+                self._signal_group(signal.SIGKILL)
+                await asyncio.sleep(0.002)
+            await reaper.sweep()
+        except asyncio.CancelledError:
+            self._end_now()
+            raise
+        finally:
+            self._stop_watching()
+            os.close(self._pidfd)
+            self._stderr.close()
+
+    def _end_now(self) -> None:
+        """:meth:`end` without waiting for the event loop, and without a grace period."""
+        self._signal_group(signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._reap()
+        deadline = time.monotonic() + GROUP_EXIT_LIMIT
+        while _group_running(self.pid) and time.monotonic() < deadline:
+            self._signal_group(signal.SIGKILL)
+            time.sleep(0.002)
+        reaper.sweep_now()
+
+    def _reap(self) -> None:
+        self._popen.wait(GROUP_EXIT_LIMIT)
+        reaper.reaped(self.pid, self.tag)
 
 
 def spawn(
@@ -226,36 +298,57 @@ def spawn(
 
     ``stdin`` and ``stdout`` are the child's ends (the caller closes its copies);
     ``stdout=None`` sends it to the stderr log, for bots whose channel is a socket. The
-    environment is the arena's plus the program's plus ``ARENA_ID`` and ``env``.
+    environment is the arena's plus the program's plus ``ARENA_ID``, ``env`` and the bot's
+    ``ARENA_TAG``. Raises :class:`ConnectError` when the bot cannot be started, and
+    :class:`SetupError` when the arena cannot start anything (out of file descriptors, a
+    missing util-linux).
     """
     program = launch.program
-    full_env = {**os.environ, **program.env, "ARENA_ID": launch.identifier, **(env or {})}
+    bot = f'bot "{program.name}"'
+    tag = reaper.new_tag()
+    full_env = {
+        **os.environ,
+        **program.env,
+        "ARENA_ID": launch.identifier,
+        **(env or {}),
+        TAG: tag,
+    }
     problem = missing_program(argv[0], program.cwd, full_env) if argv else "an empty command"
     if problem is not None:
-        raise ConnectError(f'cannot start bot "{program.name}": {problem}')
-    path = stderr_log_path(launch)
-    try:
-        launch.log_dir.mkdir(parents=True, exist_ok=True)
-        log = open(path, "wb", buffering=0)  # noqa: SIM115 - owned by StderrLog
-    except OSError as exc:
-        raise ConnectError(f'cannot create the stderr log of bot "{program.name}": {exc}') from None
-    err_r, err_w = os.pipe()
+        raise ConnectError(f"cannot start {bot}: {problem}")
+    command = [*launcher(launch.limits), *argv]
+    discard_stale_log(launch)
+    with arena_descriptors(bot):
+        err_r, err_w = os.pipe()
     started = time.monotonic()
     try:
-        popen = subprocess.Popen(
-            [_prlimit(), *limit_options(launch.limits), "--", *argv],
-            stdin=stdin,
-            stdout=err_w if stdout is None else stdout,
-            stderr=err_w,
-            cwd=program.cwd,
-            env=full_env,
-            start_new_session=True,
-        )
+        with arena_descriptors(bot):
+            popen = subprocess.Popen(
+                command,
+                stdin=stdin,
+                stdout=err_w if stdout is None else stdout,
+                stderr=err_w,
+                cwd=program.cwd,
+                env=full_env,
+                start_new_session=True,
+            )
     except (OSError, subprocess.SubprocessError) as exc:
         os.close(err_r)
-        log.close()
-        raise ConnectError(f'cannot start bot "{program.name}": {exc}') from None
+        raise ConnectError(f"cannot start {bot}: {exc}") from None
+    except BaseException:
+        os.close(err_r)
+        raise
     finally:
         os.close(err_w)
-    stderr = StderrLog(err_r, log, launch.limits.stderr_kb * 1024)
-    return BotProcess(popen, stderr, launch.limits, started)
+    reaper.started(popen.pid, tag)
+    try:
+        with arena_descriptors(bot):
+            pidfd = os.pidfd_open(popen.pid)
+    except BaseException:
+        os.killpg(popen.pid, signal.SIGKILL)
+        popen.wait()
+        reaper.reaped(popen.pid, tag)
+        os.close(err_r)
+        raise
+    stderr = StderrLog(err_r, stderr_log_path(launch), launch.limits.stderr_kb * 1024)
+    return BotProcess(popen, pidfd, tag, stderr, launch.limits, started)

@@ -1,26 +1,54 @@
-"""A bot's stderr, copied to its log file up to a cap."""
+"""A bot's stderr, copied to its log file up to a cap.
+
+The log file, and its folder, are created only when the bot writes something: a run of
+100,000 games of quiet bots must not leave 100,000 empty files and folders behind.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+from pathlib import Path
 from typing import BinaryIO
+
+from kernel.errors import SetupError
+from kernel.transports.base import Launch
 
 READ_SIZE = 65536
 """One ``os.read`` per readiness event; large enough that a big message is a few reads."""
+
+
+def stderr_log_path(launch: Launch) -> Path:
+    """Where a bot's diagnostics go; in-process bots write their tracebacks there too."""
+    return launch.log_dir / f"{launch.identifier}.stderr"
+
+
+def discard_stale_log(launch: Launch) -> None:
+    """Remove the log a previous attempt at the same game left (a run interrupted, then
+    resumed): a bot that writes nothing this time must not be shown what it wrote then."""
+    path = stderr_log_path(launch)
+    try:
+        path.unlink(missing_ok=True)
+    except NotADirectoryError:
+        pass
+    except OSError as exc:
+        raise SetupError(f"cannot replace the log {path}: {exc.strerror or exc}") from None
 
 
 class StderrLog:
     """Copies a bot's stderr pipe to its log file, up to a cap, through the event loop.
 
     Past the cap the pipe is still drained (and the bytes discarded) so that a chatty bot
-    never blocks on a full pipe in the middle of a game.
+    never blocks on a full pipe in the middle of a game. So is it when the log cannot be
+    written (the disk is full): a bot's game does not depend on the arena's disk, and the
+    run checks before its first game that its logs folder is writable.
     """
 
-    def __init__(self, fd: int, file: BinaryIO, cap_bytes: int) -> None:
+    def __init__(self, fd: int, path: Path, cap_bytes: int) -> None:
         self._fd = fd
-        self._file = file
+        self._path = path
+        self._file: BinaryIO | None = None
         self._room = cap_bytes
         self._cap_kb = cap_bytes // 1024
         self._line_start = True
@@ -49,6 +77,15 @@ class StderrLog:
     def _keep(self, data: bytes) -> None:
         if self._room < 0:
             return
+        try:
+            self._write(data)
+        except OSError:
+            self._room = -1
+
+    def _write(self, data: bytes) -> None:
+        if self._file is None:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self._path, "wb", buffering=0)  # noqa: SIM115 - closed by close()
         kept = data[: self._room]
         if kept:
             self._file.write(kept)
@@ -70,4 +107,5 @@ class StderrLog:
             while data := os.read(self._fd, READ_SIZE):
                 self._keep(data)
         os.close(self._fd)
-        self._file.close()
+        if self._file is not None:
+            self._file.close()

@@ -6,7 +6,7 @@ import os
 
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from kernel.transports.fd_connection import FdConnection
-from kernel.transports.process import spawn
+from kernel.transports.process import arena_descriptors, spawn
 
 
 class StdioTransport(Transport):
@@ -24,8 +24,14 @@ class StdioTransport(Transport):
         if program.argv is None:
             raise ConnectError(f'bot "{program.name}" has no command to run')
         argv = expand_argv(program.argv, identifier=launch.identifier)
-        child_stdin, to_bot = os.pipe()
-        from_bot, child_stdout = os.pipe()
+        with arena_descriptors(f'bot "{program.name}"'):
+            child_stdin, to_bot = os.pipe()
+            try:
+                from_bot, child_stdout = os.pipe()
+            except OSError:
+                os.close(child_stdin)
+                os.close(to_bot)
+                raise
         try:
             process = spawn(launch, argv, stdin=child_stdin, stdout=child_stdout)
         except BaseException:

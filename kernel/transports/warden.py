@@ -1,0 +1,115 @@
+"""The warden: a small process per run that ends the run's bots if the arena dies.
+
+A bot's leader gets SIGKILL when the arena dies (its parent-death signal, see
+:func:`kernel.transports.process.launcher`), but what the bot forked does not, and a bot
+that ignores the end of its input would run on for ever after a ``kill -9`` of the arena,
+an out-of-memory kill or a crash. The warden covers that: a child of the arena (never of a
+bot), in a session of its own (a Ctrl-C meant for the arena does not reach it), it waits
+on a pipe whose other end only the arena holds. At the end of a normal run the arena
+writes ``done`` and closes it, and the warden exits. If the pipe ends without ``done``, the
+arena is gone: the warden stops and kills every process carrying the arena's tag (see
+:mod:`~kernel.transports.reaper`) with everything below it, until none is left, and exits.
+
+It is started with ``python -I``, so that nothing in the user's environment
+(``PYTHONPATH``, a ``sitecustomize``) can change what it runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kernel.transports.process import arena_descriptors
+from kernel.transports.procfs import with_environ
+from kernel.transports.reaper import TAG, given_by, reaper
+from kernel.transports.subtree import POLL, kill_trees, wait_dead
+
+DONE = b"done"
+"""What the arena writes to its warden at the end of a normal run."""
+
+END_LIMIT = 10.0
+"""How long the warden goes on killing the tagged processes of a dead arena, and how long
+the arena waits for its warden to exit after ``done``: both are over in milliseconds
+unless a process is stuck in an uninterruptible wait."""
+
+_SOURCE_ROOT = Path(__file__).resolve().parents[2]
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from kernel.transports.warden import main; main(sys.argv[2])"
+)
+
+
+def end_tagged(token: str) -> None:
+    """Kill every process of the arena of ``token`` and all below them, until none is left
+    (or :data:`END_LIMIT` passed)."""
+    deadline = time.monotonic() + END_LIMIT
+    while victims := kill_trees(with_environ(TAG, functools.partial(given_by, token))):
+        if not wait_dead(victims, deadline):
+            return
+
+
+def main(token: str) -> None:
+    """The warden process: wait for the arena's pipe (stdin) to end, then act on it."""
+    received = b""
+    while chunk := os.read(0, 64):
+        received += chunk
+    if received != DONE:
+        end_tagged(token)
+
+
+class Warden:
+    """The arena's end of a run's warden (see the module docstring)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], pipe: int) -> None:
+        self._popen = popen
+        self._pipe: int | None = pipe
+
+    @classmethod
+    def start(cls) -> Warden:
+        """Start the warden of this arena process's bots; raises
+        :class:`~kernel.errors.SetupError` when out of file descriptors."""
+        what = "the warden of the bots"
+        with arena_descriptors(what):
+            read_end, write_end = os.pipe()
+        try:
+            with arena_descriptors(what):
+                popen = subprocess.Popen(
+                    [sys.executable, "-I", "-c", _BOOT, str(_SOURCE_ROOT), reaper.token],
+                    stdin=read_end,
+                    stdout=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)
+        reaper.keep(popen.pid)
+        return cls(popen, write_end)
+
+    @property
+    def pid(self) -> int:
+        return self._popen.pid
+
+    async def stop(self) -> None:
+        """Tell the warden that the run ended normally, and wait until it has exited."""
+        if self._pipe is None:
+            return
+        with contextlib.suppress(OSError):
+            os.write(self._pipe, DONE)
+        os.close(self._pipe)
+        self._pipe = None
+        deadline = time.monotonic() + END_LIMIT
+        while self._popen.poll() is None:
+            if time.monotonic() >= deadline:
+                self._popen.kill()
+                self._popen.wait()
+                break
+            await asyncio.sleep(POLL)
+        reaper.forget(self._popen.pid)
