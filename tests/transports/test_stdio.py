@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import os
+import resource
 import signal
 import time
 
 import pytest
 from transport_helpers import Recorder, alive, run
 
+from kernel.errors import SetupError
 from kernel.transports.base import ConnectError, Limits
-from kernel.transports.process import describe_exit, stderr_log_path
+from kernel.transports.process import describe_exit
+from kernel.transports.stderr_log import stderr_log_path
 from kernel.transports.stdio import StdioTransport
 
 ECHO = """
@@ -325,3 +330,105 @@ def test_not_executable(make_launch, tmp_path):
     with pytest.raises(ConnectError) as caught:
         run(StdioTransport().connect(make_launch((str(path),))))
     assert str(caught.value) == f'cannot start bot "bot": "{path}" is not an executable file'
+
+
+def test_a_quiet_bot_leaves_no_log_and_no_folder(bot_script, make_launch):
+    launch = make_launch(bot_script(ECHO))
+
+    async def main():
+        conn, rec = await started(launch)
+        conn.write(b"hi\n")
+        await rec.received(b"echo hi\n")
+        await conn.close()
+
+    run(main())
+    assert not launch.log_dir.exists()
+
+
+def test_a_log_left_by_an_earlier_attempt_is_not_taken_for_this_one(bot_script, make_launch):
+    """A resumed run replays an unfinished game with the same log path: a bot that writes
+    nothing this time has no log, not the one of the interrupted attempt."""
+    launch = make_launch(bot_script(ECHO))
+    launch.log_dir.mkdir()
+    stderr_log_path(launch).write_text("from the interrupted attempt\n")
+
+    async def main():
+        conn, rec = await started(launch)
+        conn.write(b"hi\n")
+        await rec.received(b"echo hi\n")
+        await conn.close()
+
+    run(main())
+    assert not stderr_log_path(launch).exists()
+
+
+def open_descriptors() -> set[int]:
+    return {int(fd) for fd in os.listdir("/proc/self/fd")}
+
+
+@pytest.fixture
+def few_descriptors():
+    """Lower this process's open-file limit to just above what it uses, for one test."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(open_descriptors()) + 64, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.parametrize("spare", range(10))
+def test_out_of_descriptors_while_starting_a_bot_is_the_arenas_failure(
+    spare, bot_script, make_launch, few_descriptors, no_leftover_processes
+):
+    """Whichever descriptor is the one too many (a pipe to the bot, its stderr pipe, the
+    pipe that reports exec failures, the pidfd that watches the started bot), starting
+    fails with one clear SetupError, closes what it opened, and leaves no process."""
+    launch = make_launch(bot_script(ECHO))
+
+    async def main():
+        before = open_descriptors()
+        filler = []
+        with contextlib.suppress(OSError):
+            while True:
+                filler.append(os.open("/dev/null", os.O_RDONLY))
+        for _ in range(spare):
+            os.close(filler.pop())
+        try:
+            conn = await StdioTransport().connect(launch)
+        except SetupError as exc:
+            assert str(exc) == (
+                'cannot start bot "bot": the arena is out of file descriptors (Too many open '
+                "files); raise the limit (ulimit -n) or lower concurrency"
+            )
+            outcome = "refused"
+        else:
+            outcome = "started"
+        finally:
+            for fd in filler:
+                os.close(fd)
+        if outcome == "started":
+            await conn.close()
+        assert open_descriptors() == before, "every descriptor opened is closed"
+        return outcome
+
+    outcome = run(main())
+    assert outcome == ("refused" if spare < 8 else "started")
+    no_leftover_processes()
+
+
+def test_a_bot_started_but_not_watchable_is_killed_and_the_failure_is_the_arenas(
+    bot_script, make_launch, monkeypatch, no_leftover_processes
+):
+    """The pidfd is opened once the bot runs: if that fails, the bot must not live on."""
+    started_pids = []
+    real_pidfd_open = os.pidfd_open
+
+    def no_descriptor_left(pid, *args):
+        started_pids.append(pid)
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(os, "pidfd_open", no_descriptor_left)
+    with pytest.raises(SetupError, match="the arena is out of file descriptors"):
+        run(StdioTransport().connect(make_launch(bot_script(ECHO))))
+    monkeypatch.setattr(os, "pidfd_open", real_pidfd_open)
+    assert started_pids and not alive(started_pids[0])
+    no_leftover_processes()
