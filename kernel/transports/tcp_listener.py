@@ -35,8 +35,9 @@ UNCLAIMED_GRACE = 10.0
 """Seconds a connection that no seat claims is kept for a ``connect = true`` seat."""
 
 MAX_WAITING = 64
-"""Connections accepted but not yet given to a seat; past it, newcomers are closed at once
-(first come, first served)."""
+"""Connections kept for a ``connect`` seat that may claim them; past it, newcomers are
+closed (first come, first served). A newcomer is only closed unseen while no seat waits:
+it could be the connection of a bot being started."""
 
 ACCEPT_BATCH = 64
 """Connections accepted per readiness event, then checked with one look at ``/proc``."""
@@ -136,7 +137,7 @@ class Listener:
             if sock.family in (socket.AF_INET, socket.AF_INET6):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             accepted += 1
-            if len(self._waiting) >= MAX_WAITING:
+            if not self._claims and len(self._waiting) >= MAX_WAITING:
                 sock.close()
                 continue
             waiting = _Waiting(sock, time.monotonic(), peer_address(sock))
@@ -198,6 +199,8 @@ class Listener:
                 self._give(waiting, launches.pop(holder))
             else:
                 self._drop(waiting)  # gone, or another started bot's extra connection
+        for waiting in list(self._waiting)[MAX_WAITING:]:
+            self._drop(waiting)
         self._schedule_sweep()
 
     def _identify(self) -> bool:
