@@ -1,17 +1,19 @@
-"""A competing bot that attacks the other bots' seats, then plays Nim honestly.
+"""A competing bot that attacks the other bots' seats while it plays its own game.
 
-``listener_raider.py SECONDS -- NIM_BOT_ARGV...``: forks a child that, for SECONDS seconds
-(at most 100000 attempts), finds every TCP port its parent (the arena) listens on and
-connects to each and resets the connection at once; then the bot itself runs
-NIM_BOT_ARGV. The child stays in the bot's session, so arena ends it with the bot.
+``listener_raider.py SECONDS``: connects to the arena as a Nim bot (line protocol; it
+always takes one stone, a tenth of a second late), and forks a child that, as soon as the
+bot is connected and for SECONDS seconds (at most 100000 attempts), finds every TCP port
+its parent (the arena) listens on, connects to each and resets the connection at once.
+The child stays in the bot's session, so arena ends it with the bot.
 
 Loopback only, bounded in time and attempts: harmless without a sandbox. Before arena's
-fail-closed seats, the reset connections took the seats of bots being started (8 of 8
-games won against a bot it otherwise loses to).
+fail-closed seats, the reset connections took the seats of the bots being started in other
+games (a bot playing like this one won 8 of 8 games against a bot it otherwise loses to).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import struct
@@ -50,25 +52,31 @@ def raid(arena: int, seconds: float) -> None:
         for port in ports:
             sock = socket.socket()
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            try:
+            with contextlib.suppress(OSError):
                 sock.connect(("127.0.0.1", port))
-            except OSError:
-                pass
             sock.close()
             attempts += 1
         time.sleep(0.001)
 
 
+def play(sock: socket.socket) -> None:
+    """Nim, badly and slowly: one stone per move, a tenth of a second late."""
+    for line in sock.makefile("rb"):
+        if line.startswith(b"move "):
+            time.sleep(0.1)
+            sock.sendall(b"take 1\n")
+
+
 def main() -> None:
     seconds = float(sys.argv[1])
-    argv = sys.argv[sys.argv.index("--") + 1 :]
     arena = os.getppid()
+    sock = socket.create_connection((os.environ["ARENA_HOST"], int(os.environ["ARENA_PORT"])))
     if os.fork() == 0:
         try:
             raid(arena, seconds)
         finally:
             os._exit(0)
-    os.execv(argv[0], argv)
+    play(sock)
 
 
 if __name__ == "__main__":
