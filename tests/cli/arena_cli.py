@@ -42,10 +42,14 @@ def one_error_line(result: subprocess.CompletedProcess[str], *words: str) -> str
 
 
 def stored(database: Path) -> tuple[int, int]:
-    """(runs, games) stored in ``database`` (0, 0 if it does not exist)."""
+    """(runs, games) stored in ``database``: (0, 0) while it does not exist or has no tables
+    yet (a run that is starting creates them in one transaction)."""
     if not database.exists():
         return 0, 0
-    with sqlite3.connect(database) as conn:
+    with sqlite3.connect(database, timeout=60) as conn:
+        tables = {row[0] for row in conn.execute("select name from sqlite_master")}
+        if "games" not in tables:
+            return 0, 0
         runs = conn.execute("select count(*) from runs").fetchone()[0]
         games = conn.execute("select count(*) from games").fetchone()[0]
     return runs, games
