@@ -325,6 +325,7 @@ def test_run_and_standings_say_how_many_games_each_bot_lost_to_faults_and_why(
     run = arena("run", "-q", str(path))
     assert run.returncode == 0, run.stderr
     no_leftover_processes()
+    assert_intact(tmp_path / "results.sqlite", 8)
     standings = arena("standings", str(tmp_path / "results.sqlite"))
     assert standings.returncode == 0, standings.stderr
     expected = [
