@@ -21,14 +21,13 @@ FDS_BASE = 32
 listening sockets, about 20 measured."""
 
 
-def raise_open_file_limit() -> int:
+def raise_open_file_limit() -> None:
     """Raise the soft limit on open files to the hard limit (``ulimit -n`` is often 1024,
-    its ceiling much higher); return the limit now in force."""
+    its ceiling much higher). Bots inherit the raised limit, which gives them nothing: any
+    process may raise its own soft limit up to the hard one."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != hard and hard != resource.RLIM_INFINITY:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        return hard
-    return soft
 
 
 def check_open_file_limit(bots_at_once: int, source: str) -> None:

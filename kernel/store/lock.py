@@ -52,6 +52,9 @@ def exclusive_run(database: Path, holder: str) -> Iterator[None]:
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, holder.encode(), 0)
-        yield
+        try:
+            yield
+        finally:
+            os.ftruncate(fd, 0)  # so that nobody is ever named for a lock no one holds
     finally:
         os.close(fd)
