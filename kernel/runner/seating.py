@@ -24,6 +24,7 @@ from kernel.transports.base import (
     uses_placeholders,
 )
 from kernel.transports.reaper import reaper
+from kernel.transports.unstoppable import to_the_end
 from kernel.transports.warden import Warden
 
 
@@ -134,7 +135,7 @@ class Lineup:
         try:
             return list(await asyncio.gather(*launches))
         except BaseException:
-            await asyncio.shield(_close_launched(launches))
+            await to_the_end(_close_launched(launches))
             raise
 
     async def aclose(self) -> None:
@@ -158,5 +159,7 @@ async def _close_launched(launches: Sequence[asyncio.Future[Channel]]) -> None:
 
 
 async def close_all(channels: Sequence[Channel]) -> None:
-    """End every bot of a game or session; no process outlives it."""
-    await asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)
+    """End every bot of a game or session; no process outlives it, even if the caller is
+    cancelled (again) while it waits."""
+    closing = asyncio.gather(*(ch.close() for ch in channels), return_exceptions=True)
+    await to_the_end(closing)

@@ -29,6 +29,7 @@ from kernel.transports.base import ConnectError, Launch, Limits
 from kernel.transports.procfs import group_members, stat_fields
 from kernel.transports.reaper import TAG, reaper
 from kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
+from kernel.transports.unstoppable import to_the_end
 
 GROUP_EXIT_LIMIT = 5.0
 """How long :meth:`BotProcess.end` waits for SIGKILLed group members to be gone. Dying is
@@ -111,9 +112,11 @@ def launcher(limits: Limits) -> list[str]:
     """The commands a bot's argv is run through, which ``exec`` each other in the child.
 
     ``setpriv`` gives the bot a parent-death signal (SIGKILL when the arena dies, even by
-    ``kill -9``) and ``no_new_privs`` (the mark of a bot's process, see
-    :mod:`~kernel.transports.reaper`; it also keeps set-user-ID programs from raising a
-    bot's privileges); ``prlimit`` sets its resource limits (:func:`limit_options`).
+    ``kill -9``; a bot started in the very instant the arena dies may miss it, and is
+    then the :mod:`~kernel.transports.warden`'s) and ``no_new_privs`` (the mark of a
+    bot's process, see :mod:`~kernel.transports.reaper`; it also keeps set-user-ID
+    programs from raising a bot's privileges); ``prlimit`` sets its resource limits
+    (:func:`limit_options`).
     Programs rather than Python code between fork and exec: see :func:`limit_options`.
     """
     return [
@@ -235,16 +238,17 @@ class BotProcess:
 
     async def end(self, grace: float) -> None:
         """SIGTERM the group, SIGKILL it after ``grace`` s (or as soon as the leader is gone),
-        reap the leader, then end whatever the bot started outside its group. Idempotent;
-        completes even if the caller is cancelled, and even if the ending itself is (the
-        event loop shutting down): it then finishes at once, blocking.
+        reap the leader, then end whatever the bot started outside its group. Idempotent.
+        A caller cancelled meanwhile still waits for the end (see
+        :mod:`~kernel.transports.unstoppable`); if the ending itself is cancelled (the
+        event loop shutting down), it finishes at once, blocking.
 
         The group is signalled even when the leader has already exited: a child it forked
         may still be running, holding the bot's pipes.
         """
         if self._ending is None:
             self._ending = asyncio.ensure_future(self._end(grace))
-        await asyncio.shield(self._ending)
+        await to_the_end(self._ending)
 
     async def _end(self, grace: float) -> None:
         try:

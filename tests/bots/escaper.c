@@ -22,8 +22,10 @@ static void note(const char *role) {
     if (f) fclose(f);
 }
 
-static void linger(const char *role) {
+/* Note the pid, tell the leader (by closing the write end of the ready pipe), sleep. */
+static void linger(const char *role, int ready) {
     note(role);
+    close(ready);
     sleep(LINGER);
     _exit(0);
 }
@@ -38,22 +40,30 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--mute")) mute = 1;
     }
     note("leader");
+    int ready[2];
+    if (pipe(ready)) return 2;
     if (!strcmp(mode, "setsid")) {
         if (fork() == 0) {
             setsid();
-            linger("setsid");
+            linger("setsid", ready[1]);
         }
     } else if (!strcmp(mode, "double-fork")) {
         pid_t middle = fork();
         if (middle == 0) {
             setsid();
-            if (fork() == 0) linger("grandchild");
+            if (fork() == 0) linger("grandchild", ready[1]);
             _exit(0);
         }
         waitpid(middle, NULL, 0);
     } else if (strcmp(mode, "none")) {
         return 2;
     }
+    /* Play only once what was left has noted its pid: every write end closed. */
+    close(ready[1]);
+    char byte;
+    while (read(ready[0], &byte, 1) > 0) {
+    }
+    close(ready[0]);
     char line[4096];
     while (fgets(line, sizeof line, stdin)) {
         if (!mute && !strncmp(line, "move", 4)) {

@@ -11,10 +11,11 @@
   (a zombie for whoever inherits it);
 - ``none``: nothing.
 
-Every process it starts writes an empty file ``PIDDIR/<role>.<pid>`` so that the test
-knows exactly what to look for. ``--ignore-eof``: at the end of its input the bot ignores
-SIGTERM and sleeps on; ``--mute``: it never answers (its game waits for its clock);
-``--tcp``: it connects to ``$ARENA_HOST:$ARENA_PORT`` instead of using stdin/stdout.
+Every process it starts writes an empty file ``PIDDIR/<role>.<pid>`` (before the bot
+reads its first message) so that the test knows exactly what to look for.
+``--ignore-eof``: at the end of its input the bot ignores SIGTERM and sleeps on;
+``--mute``: it never answers (its game waits for its clock); ``--tcp``: it connects to
+``$ARENA_HOST:$ARENA_PORT`` instead of using stdin/stdout.
 
 Harmless without a sandbox: at most two extra processes, every sleep at most LINGER s,
 network traffic only to the arena's loopback address, and no signal sent to anyone.
@@ -37,22 +38,27 @@ def note(piddir: str, role: str, pid: int | None = None) -> None:
     open(os.path.join(piddir, f"{role}.{pid or os.getpid()}"), "w").close()
 
 
-def linger(piddir: str, role: str, seconds: float = LINGER) -> None:
+def linger(piddir: str, role: str, ready: int, seconds: float = LINGER) -> None:
+    """Note the pid, tell the leader (by closing ``ready``), sleep, exit."""
     note(piddir, role)
+    os.close(ready)
     time.sleep(seconds)
     os._exit(0)
 
 
 def leave_behind(mode: str, piddir: str) -> None:
+    """Start what ``mode`` leaves, and return once it has noted its pid: the end of the
+    ``ready`` pipe, when every process holding its write end has closed it."""
+    ready_read, ready = os.pipe()
     if mode == "setsid":
         if os.fork() == 0:
             os.setsid()
-            linger(piddir, "setsid")
+            linger(piddir, "setsid", ready)
     elif mode in ("double-fork", "quick-orphan"):
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
-                linger(piddir, "grandchild", 0.2 if mode == "quick-orphan" else LINGER)
+                linger(piddir, "grandchild", ready, 0.2 if mode == "quick-orphan" else LINGER)
             os._exit(0)
         os.wait()
     elif mode == "hidden":
@@ -62,6 +68,9 @@ def leave_behind(mode: str, piddir: str) -> None:
         note(piddir, "hidden", hidden.pid)
     elif mode != "none":
         raise SystemExit(f"unknown mode {mode}")
+    os.close(ready)
+    os.read(ready_read, 1)
+    os.close(ready_read)
 
 
 def main() -> None:

@@ -17,13 +17,19 @@ for flag in "$@"; do
 done
 
 : > "$dir/leader.$$"
+# What the mode leaves notes its pid; wait for that (at most 10 s) before playing.
+linger='exec 0</dev/null 1>/dev/null 2>&1; : > "$0/$1.$$"; exec sleep 120'
 case $mode in
-    setsid) setsid sh -c ': > "$0/setsid.$$"; exec sleep 120' "$dir" & ;;
-    double-fork) ( setsid sh -c ': > "$0/grandchild.$$"; exec sleep 120' "$dir" & ) ;;
-    hidden) setsid env -i /bin/sh -c ': > "$0/hidden.$$"; exec sleep 120' "$dir" & ;;
-    none) ;;
+    setsid) setsid sh -c "$linger" "$dir" setsid & role=setsid pid=$! ;;
+    double-fork) role=grandchild pid=$(setsid sh -c "$linger" "$dir" grandchild & echo $!) ;;
+    hidden) setsid env -i /bin/sh -c "$linger" "$dir" hidden & role=hidden pid=$! ;;
+    none) role= ;;
     *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
+for _ in $(seq 1000); do
+    [ -z "$role" ] || [ -e "$dir/$role.$pid" ] && break
+    sleep 0.01
+done
 
 if [ -n "$tcp" ]; then
     exec 3<>"/dev/tcp/$ARENA_HOST/$ARENA_PORT"

@@ -1,0 +1,253 @@
+"""Whole runs with bots that try to outlive their games, in Python and in shell, over stdio
+and TCP: each run completes, and no process of the run is alive afterwards, whatever
+happens to arena (its end, Ctrl-C or SIGTERM at any moment, kill -9).
+
+Every process the hostile bots (tests/bots/escaper.*) start writes a pid file; every bot
+of a run also carries an environment variable with a value of the test's own (LEAK_PROBE),
+which a process keeps unless it empties its environment. A process of the run still
+alive is found by either, and also by ``no_leftover_processes`` (our descendants).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import json
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from kernel.runner.api import prepare, run_match
+from kernel.runner.run import Runner
+from kernel.runner.seating import Lineup
+from kernel.store import Store
+from kernel.transports.procfs import read_stat, with_environ
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+ESCAPERS = {
+    "python": (sys.executable, str(BOTS / "escaper.py")),
+    "shell": (str(BOTS / "escaper.sh"),),
+}
+PROBE = "LEAK_PROBE"
+ARENA = (sys.executable, "-m", "kernel.cli.main", "run", "--quiet")
+
+
+def living(pid: int) -> bool:
+    stat = read_stat(pid)
+    return stat is not None and not stat.dead
+
+
+class Hostiles:
+    """The hostile bots of one test, its probe, and what they left."""
+
+    def __init__(self, folder: Path) -> None:
+        self.probe = uuid.uuid4().hex
+        self.piddir = folder / "pids"
+        self.piddir.mkdir()
+
+    def bot(self, name: str, language: str, mode: str, *flags: str) -> str:
+        """A ``[[bots]]`` table for an escaper."""
+        argv = [*ESCAPERS[language], mode, str(self.piddir), *flags]
+        return self.table(name, f"cmd = {json.dumps(argv)}")
+
+    def table(self, name: str, body: str) -> str:
+        return f'[[bots]]\nname = "{name}"\n{body}\nenv = {{ {PROBE} = "{self.probe}" }}\n'
+
+    def noted(self, role: str = "*") -> list[int]:
+        return [int(note.suffix[1:]) for note in self.piddir.glob(f"{role}.*")]
+
+    def alive(self) -> list[str]:
+        """Every process of the run still alive, with its command line."""
+        pids = {stat.pid for stat in with_environ(PROBE, self.probe.__eq__)}
+        pids |= {pid for pid in self.noted() if living(pid)}
+        return [f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes()!r}" for pid in sorted(pids)]
+
+    def alive_after(self, seconds: float) -> list[str]:
+        deadline = time.monotonic() + seconds
+        while (left := self.alive()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return left
+
+
+@pytest.fixture
+def hostiles(tmp_path: Path) -> Hostiles:
+    return Hostiles(tmp_path)
+
+
+def tcp_flags(transport: str) -> tuple[str, ...]:
+    return ("--tcp",) if transport == "tcp" else ()
+
+
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+@pytest.mark.parametrize("language", ["python", "shell"])
+@pytest.mark.parametrize(
+    ("mode", "role"), [("setsid", "setsid"), ("double-fork", "grandchild"), ("hidden", "hidden")]
+)
+def test_what_a_bot_leaves_behind_ends_with_the_run(
+    mode, role, language, transport, write_match, hostiles, no_leftover_processes
+):
+    path = write_match(
+        f"""
+        game = "nim"
+        transport = "{transport}"
+        concurrency = 2
+        """
+        + hostiles.bot("escaper", language, mode, *tcp_flags(transport))
+        + '[[bots]]\nname = "optimal"\nbuiltin = "optimal"\ninproc = true\n'
+    )
+    summary = run_match(path)
+    assert summary.played == 2 and summary.errors == []
+    with Store(summary.run.database) as store:
+        for game in store.results(summary.run.run_id):
+            assert not store.game(game.game_id).faults, "it plays by the rules"
+    assert len(hostiles.noted(role)) == 2, "each game's bot left one"
+    assert hostiles.alive() == []
+    no_leftover_processes()
+
+
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_bots_that_ignore_the_end_of_their_input_die_with_a_killed_arena(
+    transport, write_match, hostiles, no_leftover_processes
+):
+    flags = ("--ignore-eof", "--mute", *tcp_flags(transport))
+    path = write_match(
+        f"""
+        game = "nim"
+        transport = "{transport}"
+        concurrency = 2
+        [clock]
+        startup = 60
+        reply = 60
+        """
+        + hostiles.bot("python", "python", "setsid", *flags)
+        + hostiles.bot("shell", "shell", "double-fork", *flags)
+    )
+    arena = subprocess.Popen([*ARENA, str(path)], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(hostiles.noted()) < 8 and time.monotonic() < deadline:
+            time.sleep(0.02)  # 2 games, each: 2 leaders, a setsid child and a grandchild
+        assert len(hostiles.noted()) == 8 and arena.poll() is None, "both games are on"
+    finally:
+        arena.kill()
+        arena.wait()
+    assert hostiles.alive_after(15) == []
+    no_leftover_processes()
+
+
+def _interrupt_leaks():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "interrupt_leaks.py"
+    spec = importlib.util.spec_from_file_location("interrupt_leaks", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+@pytest.mark.parametrize("delay", [0.0, 0.35, 0.8])
+def test_an_interrupt_at_any_moment_of_the_launches_leaves_no_process(
+    delay, transport, sig, tmp_path, no_leftover_processes
+):
+    """benchmarks/interrupt_leaks.py does this many more times, at random moments."""
+    leaks = _interrupt_leaks()
+    trial = leaks.interrupted_run(tmp_path, leaks.Trial(transport, sig, delay))
+    assert trial.leaks == []
+    assert trial.exit_code in (0, 130), "interrupted (or already done), never a crash"
+    no_leftover_processes()
+
+
+@pytest.mark.parametrize("steps", range(3))
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_connecting_cancelled_at_any_step_closes_what_it_opened(
+    steps, transport, write_match, hostiles, no_leftover_processes
+):
+    """Cancelled after 0, 1, 2... turns of the event loop: before any bot started, with all
+    started but not yet handed over (what used to leak), or anywhere in a TCP launch."""
+    bots = "".join(
+        hostiles.bot(f"escaper{n}", "python", "setsid", *tcp_flags(transport)) for n in range(4)
+    )
+    path = write_match(f'game = "nim"\ntransport = "{transport}"\nseats = 4\n' + bots)
+    prepared = prepare(path)
+    names = [bot.name for bot in prepared.spec.bots]
+
+    async def main() -> None:
+        with Store(prepared.spec.database) as store:
+            runner = Runner(prepared.spec, prepared.registries, store, prepared.pm)
+            lineup = Lineup(
+                prepared.spec, runner.game, runner.codec, runner.clocks, prepared.registries
+            )
+            connecting = asyncio.ensure_future(lineup.connect(names, path.parent / "logs"))
+            for _ in range(steps):
+                await asyncio.sleep(0.05 if transport == "tcp" else 0)
+            connecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await connecting
+            assert connecting.cancelled(), "cancelled before it could hand its channels over"
+            await lineup.aclose()
+
+    asyncio.run(main())
+    assert hostiles.alive() == []
+    no_leftover_processes()
+
+
+def test_quiet_bots_leave_no_log_folders(write_match, tmp_path) -> None:
+    """In-process bots and programs that write nothing on stderr: no folder per game."""
+    path = write_match(
+        """
+        game = "nim"
+        rounds = 2
+        [[bots]]
+        name = "inproc"
+        builtin = "optimal"
+        inproc = true
+        [[bots]]
+        name = "program"
+        builtin = "random"
+        """
+    )
+    summary = run_match(path)
+    assert summary.played == 4 and summary.errors == []
+    assert [p for p in (tmp_path / "logs").rglob("*") if p.is_dir()] == []
+
+
+def test_only_games_with_a_bot_that_wrote_to_stderr_have_a_log_folder(
+    write_match, scripted_bot, tmp_path
+) -> None:
+    noisy = scripted_bot([{"stderr": "thinking\n", "reply": "take 1"}], only="move")
+    path = write_match(
+        f"""
+        game = "nim"
+        [[bots]]
+        name = "noisy"
+        cmd = {json.dumps(noisy)}
+        [[bots]]
+        name = "quiet"
+        builtin = "optimal"
+        [[bots]]
+        name = "silent"
+        builtin = "random"
+        inproc = true
+        """
+    )
+    summary = run_match(path)
+    assert summary.played == 6 and summary.errors == []
+    with Store(summary.run.database) as store:
+        for game in store.results(summary.run.run_id):
+            folder = tmp_path / "logs" / f"run-{summary.run.run_id}" / f"game-{game.index}"
+            logs = store.game(game.game_id).stderr_logs
+            if "noisy" in game.seating:
+                seat = game.seating.index("noisy")
+                assert logs == {seat: str(folder / f"{seat}-noisy.stderr")}
+                assert Path(logs[seat]).read_text().startswith("thinking\n")
+                assert sorted(p.name for p in folder.iterdir()) == [f"{seat}-noisy.stderr"]
+            else:
+                assert logs == {} and not folder.exists()
