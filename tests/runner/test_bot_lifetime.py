@@ -23,11 +23,15 @@ from pathlib import Path
 
 import pytest
 
+from kernel.codecs.line import LineCodec
+from kernel.referee.channel import Channel
 from kernel.runner.api import prepare, run_match
 from kernel.runner.run import Runner
-from kernel.runner.seating import Lineup
+from kernel.runner.seating import Lineup, close_all
 from kernel.store import Store
+from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.procfs import read_stat, with_environ
+from kernel.transports.stdio import StdioTransport
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 ESCAPERS = {
@@ -196,6 +200,34 @@ def test_connecting_cancelled_at_any_step_closes_what_it_opened(
 
     asyncio.run(main())
     assert hostiles.alive() == []
+    no_leftover_processes()
+
+
+def test_ending_a_game_completes_however_often_its_task_is_cancelled(
+    hostiles, tmp_path, no_leftover_processes
+):
+    """A stopping run cancels its workers, which may be ending a game's bots already: the
+    ending must not stop half-way (the bot here ignores SIGTERM, so it takes its grace)."""
+    argv = (*ESCAPERS["python"], "setsid", str(hostiles.piddir), "--ignore-eof")
+    launch = Launch(
+        BotProgram("stubborn", argv=argv), LineCodec(), "0-stubborn", Limits(), tmp_path, 5, 0.5
+    )
+
+    async def main() -> None:
+        connection = await StdioTransport().connect(launch)
+        channel = Channel("stubborn", "0-stubborn", connection, LineCodec())
+        async with asyncio.timeout(10):
+            while len(hostiles.noted()) < 2:
+                await asyncio.sleep(0.01)
+        ending = asyncio.ensure_future(close_all([channel]))
+        for _ in range(3):
+            await asyncio.sleep(0.05)
+            ending.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await ending
+        assert hostiles.alive() == [], "cancelled, yet it waited until the bot was gone"
+
+    asyncio.run(main())
     no_leftover_processes()
 
 
