@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--ignore-eof")) ignore_eof = 1;
         if (!strcmp(argv[i], "--mute")) mute = 1;
     }
+    if (ignore_eof) signal(SIGTERM, SIG_IGN);
     note("leader");
     int ready[2];
     if (pipe(ready)) return 2;
@@ -71,9 +72,6 @@ int main(int argc, char **argv) {
             fflush(stdout);
         }
     }
-    if (ignore_eof) {
-        signal(SIGTERM, SIG_IGN);
-        sleep(LINGER);
-    }
+    if (ignore_eof) sleep(LINGER);
     return 0;
 }

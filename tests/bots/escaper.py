@@ -13,7 +13,7 @@
 
 Every process it starts writes an empty file ``PIDDIR/<role>.<pid>`` (before the bot
 reads its first message) so that the test knows exactly what to look for.
-``--ignore-eof``: at the end of its input the bot ignores SIGTERM and sleeps on;
+``--ignore-eof``: the bot ignores SIGTERM, and sleeps on at the end of its input;
 ``--mute``: it never answers (its game waits for its clock); ``--tcp``: it connects to
 ``$ARENA_HOST:$ARENA_PORT`` instead of using stdin/stdout.
 
@@ -75,6 +75,8 @@ def leave_behind(mode: str, piddir: str) -> None:
 
 def main() -> None:
     mode, piddir, *flags = sys.argv[1:]
+    if "--ignore-eof" in flags:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     note(piddir, "leader")
     leave_behind(mode, piddir)
     if "--tcp" in flags:
@@ -87,7 +89,6 @@ def main() -> None:
             out.write(b"take 1\n")
             out.flush()
     if "--ignore-eof" in flags:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(LINGER)
 
 

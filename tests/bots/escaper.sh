@@ -16,6 +16,7 @@ for flag in "$@"; do
     esac
 done
 
+if [ -n "$ignore_eof" ]; then trap '' TERM; fi
 : > "$dir/leader.$$"
 # What the mode leaves notes its pid; wait for that (at most 10 s) before playing.
 linger='exec 0</dev/null 1>/dev/null 2>&1; : > "$0/$1.$$"; exec sleep 120'
@@ -43,7 +44,4 @@ while IFS= read -r line <&3; do
         move*) [ -z "$mute" ] && echo "take 1" >&$out ;;
     esac
 done
-if [ -n "$ignore_eof" ]; then
-    trap '' TERM
-    sleep 120
-fi
+if [ -n "$ignore_eof" ]; then sleep 120; fi
