@@ -168,9 +168,13 @@ def test_leftovers_end_with_their_own_bot_only_and_strangers_are_never_touched(
     no_leftover_processes()
 
 
-def test_a_leftover_that_exits_by_itself_is_reaped(escaper, make_launch):
+@pytest.mark.parametrize("marked", [True, False], ids=["no_new_privs", "arena-no_new_privs"])
+def test_a_leftover_that_exits_by_itself_is_reaped(marked, escaper, make_launch, monkeypatch):
     """Re-parented to the arena, a bot's process that exits is the arena's zombie to reap,
-    or zombies pile up over a long run."""
+    or zombies pile up over a long run. Its environment is gone: it is known by its
+    no_new_privs, or, where the arena itself runs with it, by a session of its own."""
+    reaper.new_tag()  # the first start decides whether the mark can be used; now decided
+    monkeypatch.setattr(reaper, "_marked", marked)
     argv, piddir = escaper("python", "quick-orphan")
 
     async def main():
