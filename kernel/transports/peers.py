@@ -1,16 +1,16 @@
-"""Who holds the client end of a TCP connection the arena accepted (Linux ``/proc``).
+"""Who holds the client end of a TCP connection the arena accepted (Linux).
 
 Arrival order cannot tell a bot the arena started from anyone else who connects at the same
 moment, and neither can an address: every process on the machine connects from 127.0.0.1.
-Linux can: ``/proc/net/tcp`` names the socket (inode) at the client end of a connection, and
-``/proc/PID/fd`` says which processes hold it. Together they tie a connection to a bot by
-fact, never by trust.
+Linux can: the kernel's socket diagnostics (``NETLINK_SOCK_DIAG``, or ``/proc/net/tcp``)
+name the socket (inode) at the client end of a connection, and ``/proc/PID/fd`` says which
+processes hold it. Together they tie a connection to a bot by fact, never by trust.
 
-Every answer is a fact or :class:`LookupStarved`. A connection whose client end nobody
-holds any more (reset, closed) is :attr:`Holder.GONE`, which the caller refuses like any
-connection it cannot prove to be a seat's: it must fail closed. ``LookupStarved`` is the
-one answer that means "ask again": the arena itself ran out of file descriptors or memory
-while looking, which says nothing about the connection.
+Every answer is a fact or :class:`LookupStarved`. A connection already reset is
+:attr:`Holder.GONE` and one that no process the arena started holds is
+:attr:`Holder.STRANGER`: the caller gives neither to a started bot (it fails closed).
+``LookupStarved`` is the one answer that means "ask again": the arena itself ran out of
+file descriptors or memory while looking, which says nothing about the connection.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ import errno
 import ipaddress
 import os
 import socket
+import struct
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 SHORTAGES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
@@ -35,9 +37,10 @@ class Holder(Enum):
     """Who holds a connection's client end, when it is none of the bots asked about."""
 
     GONE = "gone"
-    """Nobody: the client reset or closed it (or it was never a local connection)."""
+    """Nobody: the client reset it before the arena looked."""
     STRANGER = "stranger"
-    """A process the arena did not start (or, when not asked about them, any other)."""
+    """A process the arena did not start (or, when not asked about them, any other), or
+    a client on another machine."""
     ARENA = "arena"
     """Another process the arena started: a bot that is not waiting for this connection."""
 
@@ -48,65 +51,126 @@ def _starved(exc: OSError) -> None:
         raise LookupStarved(os.strerror(exc.errno)) from None
 
 
-def _proc_address(host: str, port: int) -> str | None:
-    """The ``/proc/net/tcp{,6}`` spelling of an address: host bytes in kernel order, hex."""
-    try:
-        if ":" in host:
-            packed = socket.inet_pton(socket.AF_INET6, host.split("%")[0])
-            words = [packed[i : i + 4][::-1] for i in range(0, 16, 4)]
-            hexhost = b"".join(words).hex().upper()
-        else:
-            hexhost = socket.inet_aton(host)[::-1].hex().upper()
-    except OSError:
-        return None
-    return f"{hexhost}:{port:04X}"
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-def peer_address(sock: socket.socket) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address a connection comes from (an IPv4 client of an IPv6 listener as IPv4), or
-    None once it is reset."""
-    try:
-        host = sock.getpeername()[0]
-    except OSError:
-        return None
+def _ip(host: str) -> Address:
+    """An address as a socket reports it; an IPv4 client of an IPv6 listener as IPv4."""
     address = ipaddress.ip_address(host.split("%")[0])
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped
     return address
 
 
-def client_inodes(socks: Sequence[socket.socket]) -> list[int | None]:
-    """The inode of each connection's CLIENT socket, or None when it has none any more.
+def peer_address(sock: socket.socket) -> Address | None:
+    """The address a connection comes from, or None once it is reset."""
+    try:
+        return _ip(sock.getpeername()[0])
+    except OSError:
+        return None
 
-    One read of each table for all the connections. A row in TIME_WAIT or FIN_WAIT2 has
-    inode 0: its socket was closed, so it is None too.
-    """
-    wanted: dict[tuple[str, str], int] = {}
-    tables: set[str] = set()
-    for index, sock in enumerate(socks):
-        try:
-            client, server = sock.getpeername(), sock.getsockname()
-        except OSError:
-            continue  # reset before we looked: not connected to anyone
-        local, remote = _proc_address(*client[:2]), _proc_address(*server[:2])
-        if local is not None and remote is not None:
-            wanted[(local, remote)] = index
-            tables.add("/proc/net/tcp6" if ":" in client[0] else "/proc/net/tcp")
-    found: list[int | None] = [None] * len(socks)
-    servers = {remote for _, remote in wanted}
+
+@dataclass(frozen=True)
+class _Ends:
+    """Both ends of an accepted connection: the client's and the arena's."""
+
+    client: Address
+    client_port: int
+    server: Address
+    server_port: int
+
+
+def _ends(sock: socket.socket) -> _Ends | None:
+    """The connection's two ends, or None when it is no longer connected (reset)."""
+    try:
+        client, server = sock.getpeername(), sock.getsockname()
+    except OSError:
+        return None
+    return _Ends(_ip(client[0]), client[1], _ip(server[0]), server[1])
+
+
+NETLINK_SOCK_DIAG = 4
+SOCK_DIAG_BY_FAMILY = 20
+NLMSG_ERROR = 2
+TCP_LISTEN = 10
+NO_COOKIE = 0xFFFFFFFF
+
+
+class _SocketDiag:
+    """Exact look-ups of TCP sockets by address through ``NETLINK_SOCK_DIAG`` (what ``ss``
+    uses): a hash look-up in the kernel, where reading ``/proc/net/tcp`` walks every
+    bucket of the connection table (tens of milliseconds of the event loop, every time)."""
+
+    def __init__(self) -> None:
+        self._sock = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, NETLINK_SOCK_DIAG)
+        self._seq = 0
+
+    def close(self) -> None:
+        self._sock.close()
+
+    def inode(self, ends: _Ends) -> int | None:
+        """The inode of the socket whose local end is the client's (None: none here)."""
+        family = socket.AF_INET if ends.client.version == 4 else socket.AF_INET6
+        self._seq += 1
+        request = struct.pack("=BBBBI", family, socket.IPPROTO_TCP, 0, 0, 0xFFFFFFFF)
+        request += struct.pack(">HH", ends.client_port, ends.server_port)
+        request += ends.client.packed.ljust(16, b"\0") + ends.server.packed.ljust(16, b"\0")
+        request += struct.pack("=III", 0, NO_COOKIE, NO_COOKIE)
+        header = struct.pack("=IHHII", 16 + len(request), SOCK_DIAG_BY_FAMILY, 1, self._seq, 0)
+        self._sock.send(header + request)
+        answer = self._sock.recv(8192)
+        if struct.unpack_from("=H", answer, 4)[0] == NLMSG_ERROR or len(answer) < 88:
+            return None  # no such socket: not a local client, or gone
+        state, inode = answer[17], struct.unpack_from("=I", answer, 84)[0]
+        # The kernel falls back to a listener on that address; a closed socket has inode 0.
+        return inode if inode and state != TCP_LISTEN else None
+
+
+def _proc_spelling(address: Address, port: int) -> str:
+    """An address as ``/proc/net/tcp{,6}`` writes it: host bytes in kernel order, hex."""
+    packed = address.packed
+    words = [packed[i : i + 4][::-1] for i in range(0, len(packed), 4)]
+    return f"{b''.join(words).hex().upper()}:{port:04X}"
+
+
+def _proc_inodes(ends: Sequence[_Ends | None]) -> list[int | None]:
+    """:func:`client_inodes` from ``/proc/net/tcp{,6}``, where netlink is not available."""
+    wanted = {
+        (_proc_spelling(e.client, e.client_port), _proc_spelling(e.server, e.server_port)): i
+        for i, e in enumerate(ends)
+        if e is not None
+    }
+    tables = {f"/proc/net/tcp{'' if e.client.version == 4 else '6'}" for e in ends if e}
+    found: list[int | None] = [None] * len(ends)
     for table in sorted(tables):
         try:
             with open(table) as rows:
                 next(rows, None)
                 for row in rows:
                     fields = row.split()
-                    if len(fields) > 9 and fields[2] in servers:
-                        index = wanted.get((fields[1], fields[2]))
-                        if index is not None and fields[9] != "0":
-                            found[index] = int(fields[9])
+                    index = wanted.get((fields[1], fields[2])) if len(fields) > 9 else None
+                    if index is not None and fields[9] != "0":
+                        found[index] = int(fields[9])
         except OSError as exc:
-            _starved(exc)  # any other failure: nothing found, so nothing is proven
+            _starved(exc)  # any other failure: nothing found, so nothing proven
     return found
+
+
+def client_inodes(ends: Sequence[_Ends | None]) -> list[int | None]:
+    """The inode of each connection's CLIENT socket, or None when no socket of this
+    machine is its client end (a remote client, or one already gone)."""
+    try:
+        diag = _SocketDiag()
+    except OSError as exc:
+        _starved(exc)
+        return _proc_inodes(ends)  # a kernel or sandbox without sock_diag
+    try:
+        return [None if e is None else diag.inode(e) for e in ends]
+    except OSError as exc:
+        _starved(exc)
+        raise
+    finally:
+        diag.close()
 
 
 def _process_table() -> dict[int, tuple[int, int]]:
@@ -177,15 +241,15 @@ def holders(
 ) -> list[int | Holder]:
     """Who holds each connection's client end: the root pid of the bot in ``roots`` whose
     processes hold it, :attr:`Holder.ARENA` (with ``arena``: any other descendant of this
-    process), :attr:`Holder.STRANGER` or :attr:`Holder.GONE`.
+    process), :attr:`Holder.STRANGER` (no process the arena started, or a client on another
+    machine) or :attr:`Holder.GONE` (reset already).
 
     The arena's own process is no bot: a connection it made itself counts as a stranger's.
     Raises :class:`LookupStarved` when the arena could not look.
     """
-    inodes = client_inodes(socks)
-    result: list[int | Holder] = [
-        Holder.GONE if inode is None else Holder.STRANGER for inode in inodes
-    ]
+    ends = [_ends(sock) for sock in socks]
+    inodes = client_inodes(ends)
+    result: list[int | Holder] = [Holder.GONE if end is None else Holder.STRANGER for end in ends]
     if all(inode is None for inode in inodes) or (not roots and not arena):
         return result
     table = _process_table()

@@ -28,14 +28,9 @@ from typing import Any
 from kernel.errors import OptionError, SetupError
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from kernel.transports.fd_connection import FdConnection
+from kernel.transports.peers import Address
 from kernel.transports.process import BotProcess, spawn
-from kernel.transports.tcp_listener import (
-    Claim,
-    IpAddress,
-    Listener,
-    describe_os_error,
-    open_listener,
-)
+from kernel.transports.tcp_listener import Claim, Listener, describe_os_error, open_listener
 
 
 class TcpTransport(Transport):
@@ -200,7 +195,7 @@ class TcpTransport(Transport):
         self._bound.clear()
 
 
-def _binding(launch: Launch) -> tuple[int | None, IpAddress | None]:
+def _binding(launch: Launch) -> tuple[int | None, Address | None]:
     """The port and the peer address a ``connect = true`` seat is bound to, if any (the
     match file's per-bot ``port`` and ``peer``)."""
     program = launch.program

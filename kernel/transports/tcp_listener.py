@@ -19,14 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import os
 import socket
 import time
 from collections import deque
 from dataclasses import dataclass
 
-from kernel.transports.peers import SHORTAGES, Holder, LookupStarved, holders, peer_address
+from kernel.transports.peers import (
+    SHORTAGES,
+    Address,
+    Holder,
+    LookupStarved,
+    holders,
+    peer_address,
+)
 
 RETRY = 0.1
 """Seconds before accepting or looking again after the arena ran short of descriptors."""
@@ -42,8 +48,6 @@ it could be the connection of a bot being started."""
 ACCEPT_BATCH = 64
 """Connections accepted per readiness event, then checked with one look at ``/proc``."""
 
-IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
 
 @dataclass(eq=False)
 class Claim:
@@ -56,7 +60,7 @@ class Claim:
     """
 
     owner: int | None
-    peer: IpAddress | None
+    peer: Address | None
     connection: asyncio.Future[socket.socket]
     starved: str | None = None
 
@@ -67,7 +71,7 @@ class _Waiting:
 
     sock: socket.socket
     since: float
-    peer: IpAddress | None
+    peer: Address | None
     holder: int | Holder | None = None
     """Who holds its client end (None: not looked at yet)."""
     watched: bool = False
@@ -98,7 +102,7 @@ class Listener:
 
     # -- seats ------------------------------------------------------------------------
 
-    def claim(self, *, owner: int | None, peer: IpAddress | None = None) -> Claim:
+    def claim(self, *, owner: int | None, peer: Address | None = None) -> Claim:
         """Wait for the connection of a started bot (``owner``) or a ``connect`` seat."""
         claim = Claim(owner, peer, self._loop.create_future())
         self._claims.append(claim)

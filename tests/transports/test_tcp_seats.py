@@ -21,7 +21,7 @@ import pytest
 from transport_helpers import Recorder, run
 
 from kernel.errors import SetupError
-from kernel.transports import tcp_listener
+from kernel.transports import peers, tcp_listener
 from kernel.transports.base import BotProgram, ConnectError
 from kernel.transports.peers import Holder, LookupStarved, holders
 from kernel.transports.tcp import TcpTransport
@@ -180,7 +180,14 @@ def test_a_bot_opening_two_connections_gets_one_seat_the_other_is_closed(bot_scr
         """
         import os, select, socket, sys
         port = int(os.environ["ARENA_PORT"])
-        socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+        socks = [socket.create_connection(("127.0.0.1", port))]
+        try:
+            socks.append(socket.create_connection(("127.0.0.1", port)))
+        except ConnectionRefusedError:  # the first one was seated, the port closed
+            print("closed by the arena: connection 1", file=sys.stderr, flush=True)
+            socks[0].sendall(b"connection 0\\nstill here\\n")
+            socks[0].recv(100)
+            sys.exit()
         for n, sock in enumerate(socks):
             sock.sendall(f"connection {n}\\n".encode())
         closed = None
@@ -440,6 +447,33 @@ def test_out_of_descriptors_the_owner_of_a_connection_is_unknown_not_a_stranger(
                 holders([accepted], [], arena=True)
         finally:
             for sock in (client, accepted):
+                sock.close()
+
+
+@pytest.mark.parametrize("lookup", [peers.client_inodes, peers._proc_inodes])
+@pytest.mark.parametrize(
+    ("family", "host"), [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")]
+)
+def test_the_client_socket_of_each_connection_is_found(lookup, family, host):
+    """Both ways of asking the kernel (sock_diag, and /proc/net/tcp where a sandbox has no
+    sock_diag) name the client's socket, for IPv4, IPv6 and IPv4 clients of a dual-stack
+    listener."""
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6")
+    with socket.create_server((host, 0), family=family, dualstack_ipv6=False) as server:
+        clients = [socket.create_connection(server.getsockname()[:2])]
+        if family == socket.AF_INET6:
+            dual = socket.create_server(("::", 0), family=family, dualstack_ipv6=True)
+            clients.append(socket.create_connection(("127.0.0.1", dual.getsockname()[1])))
+            listeners = [server, dual]
+        else:
+            listeners = [server]
+        accepted = [listener.accept()[0] for listener in listeners]
+        try:
+            ends = [peers._ends(sock) for sock in accepted]
+            assert lookup(ends) == [os.fstat(c.fileno()).st_ino for c in clients]
+        finally:
+            for sock in (*clients, *accepted, *listeners[1:]):
                 sock.close()
 
 
