@@ -37,7 +37,8 @@ class Lineup:
     """The bots of a match and how to reach each of them: one instance per run.
 
     Transports are made once per run (a TCP transport owns one listening socket that every
-    game shares) and closed by :meth:`aclose`.
+    game shares) and closed by :meth:`aclose`. So is the run's warden, started with the
+    first bot program (:mod:`kernel.transports.warden`: it ends the bots if arena dies).
     """
 
     def __init__(
