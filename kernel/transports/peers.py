@@ -54,7 +54,7 @@ def _starved(exc: OSError) -> None:
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-def _ip(host: str) -> Address:
+def ip_address(host: str) -> Address:
     """An address as a socket reports it; an IPv4 client of an IPv6 listener as IPv4."""
     address = ipaddress.ip_address(host.split("%")[0])
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
@@ -65,7 +65,7 @@ def _ip(host: str) -> Address:
 def peer_address(sock: socket.socket) -> Address | None:
     """The address a connection comes from, or None once it is reset."""
     try:
-        return _ip(sock.getpeername()[0])
+        return ip_address(sock.getpeername()[0])
     except OSError:
         return None
 
@@ -86,7 +86,7 @@ def _ends(sock: socket.socket) -> _Ends | None:
         client, server = sock.getpeername(), sock.getsockname()
     except OSError:
         return None
-    return _Ends(_ip(client[0]), client[1], _ip(server[0]), server[1])
+    return _Ends(ip_address(client[0]), client[1], ip_address(server[0]), server[1])
 
 
 NETLINK_SOCK_DIAG = 4

@@ -20,7 +20,6 @@ holding the connection's client end, never by when it arrived:
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import socket
 import subprocess
 from typing import Any
@@ -28,7 +27,7 @@ from typing import Any
 from kernel.errors import OptionError, SetupError
 from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from kernel.transports.fd_connection import FdConnection
-from kernel.transports.peers import Address
+from kernel.transports.peers import Address, ip_address
 from kernel.transports.process import BotProcess, spawn
 from kernel.transports.tcp_listener import Claim, Listener, describe_os_error, open_listener
 
@@ -196,12 +195,13 @@ class TcpTransport(Transport):
 
 
 def _binding(launch: Launch) -> tuple[int | None, Address | None]:
-    """The port and the peer address a ``connect = true`` seat is bound to, if any (the
-    match file's per-bot ``port`` and ``peer``)."""
+    """The port and the peer address a ``connect = true`` seat is bound to, if any: the
+    match file's per-bot ``port`` and ``peer``, as the program carries them (read with
+    ``getattr``: a program that carries neither is bound to nothing)."""
     program = launch.program
     port: int | None = getattr(program, "port", None)
     peer: str | None = getattr(program, "peer", None)
-    return port, None if peer is None else ipaddress.ip_address(peer)
+    return port, None if peer is None else ip_address(peer)
 
 
 def _raise_if_starved(claim: Claim, launch: Launch) -> None:

@@ -46,7 +46,8 @@ closed (first come, first served). A newcomer is only closed unseen while no sea
 it could be the connection of a bot being started."""
 
 ACCEPT_BATCH = 64
-"""Connections accepted per readiness event, then checked with one look at ``/proc``."""
+"""Connections accepted per readiness event, then checked together (one look at the
+processes of the machine for all of them)."""
 
 
 @dataclass(eq=False)
