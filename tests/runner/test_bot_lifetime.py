@@ -145,6 +145,40 @@ def test_bots_that_ignore_the_end_of_their_input_die_with_a_killed_arena(
     no_leftover_processes()
 
 
+def test_a_second_interrupt_does_not_cut_the_ending_of_bots_short(
+    write_match, hostiles, no_leftover_processes
+):
+    """Bots that ignore SIGTERM take their whole kill grace (2 s) to end: a second Ctrl-C
+    meanwhile (asyncio's own handling would cancel the ending) changes nothing."""
+    path = write_match(
+        """
+        game = "nim"
+        concurrency = 2
+        [clock]
+        startup = 60
+        reply = 60
+        kill = 2
+        """
+        + hostiles.bot("python", "python", "setsid", "--ignore-eof", "--mute")
+        + hostiles.bot("shell", "shell", "setsid", "--ignore-eof", "--mute")
+    )
+    arena = subprocess.Popen(
+        [*ARENA, str(path)], stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 30
+    while len(hostiles.noted()) < 8 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    arena.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    assert arena.poll() is None, "still ending its bots"
+    arena.send_signal(signal.SIGINT)
+    _, errors = arena.communicate(timeout=60)
+    assert arena.returncode == 130
+    assert "Traceback" not in errors
+    assert hostiles.alive() == []
+    no_leftover_processes()
+
+
 def _interrupt_leaks():
     path = Path(__file__).resolve().parents[2] / "benchmarks" / "interrupt_leaks.py"
     spec = importlib.util.spec_from_file_location("interrupt_leaks", path)
