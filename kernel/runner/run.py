@@ -141,7 +141,10 @@ class Runner:
             queue.put_nowait(session)
         tasks = [asyncio.create_task(self._worker(queue, lineup)) for _ in range(workers)]
         try:
-            await asyncio.gather(*tasks)
+            # Not gather(): when the run is cancelled, gather cancels the workers and the
+            # finally below would cancel them again, in the middle of ending their bots.
+            for finished in asyncio.as_completed(tasks):
+                await finished
         except SetupError as exc:
             left = len(pending) - self.summary.played
             raise SetupError(
@@ -150,7 +153,7 @@ class Runner:
             ) from None
         finally:
             for task in tasks:
-                task.cancel()
+                task.cancel()  # once each: as_completed leaves them running
             await asyncio.gather(*tasks, return_exceptions=True)
         if len(self.store.finished(self.run.run_id)) == len(self.schedule):
             self.store.finish_run(self.run.run_id)
@@ -329,7 +332,10 @@ def _check_outcome(outcome: Any, seats: int) -> None:
 
 
 def _write_session_log(path: Path, log: EventLog, entrants: Sequence[str]) -> None:
-    """Session-level messages (greetings, farewells) belong to no game: keep them in a file."""
+    """Session-level messages (greetings, farewells) belong to no game: keep them in a file
+    (none for a session that had none, so that quiet sessions leave no folders behind)."""
+    if not log.events:
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8") as out:

@@ -91,6 +91,7 @@ def test_built_in_and_connecting_bots_get_no_bot_args() -> None:
 # Answers ``who`` with its command-line arguments, as JSON.
 ECHO_ARGV = """
 import json, sys
+print("started", file=sys.stderr, flush=True)  # so that it has a stderr log
 for line in sys.stdin:
     print(json.dumps(sys.argv[1:]), flush=True)
 """

@@ -22,13 +22,16 @@ import uuid
 from pathlib import Path
 
 import pytest
+from plugin_modules import games_plugin
 
 from kernel.codecs.line import LineCodec
 from kernel.referee.channel import Channel
+from kernel.referee.table import Table
 from kernel.runner.api import prepare, run_match
 from kernel.runner.run import Runner
 from kernel.runner.seating import Lineup, close_all
 from kernel.store import Store
+from kernel.testing.rps import Rps
 from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.procfs import read_stat, with_environ
 from kernel.transports.stdio import StdioTransport
@@ -265,24 +268,35 @@ def test_ending_a_game_completes_however_often_its_task_is_cancelled(
     no_leftover_processes()
 
 
-def test_quiet_bots_leave_no_log_folders(write_match, tmp_path) -> None:
-    """In-process bots and programs that write nothing on stderr: no folder per game."""
+@pytest.mark.parametrize("game", ["nim", "quiet-session"])
+def test_quiet_bots_leave_no_log_folders(game, write_match, tmp_path) -> None:
+    """In-process bots and programs that write nothing on stderr: no folder per game, nor
+    per session when a session says nothing outside its games."""
     path = write_match(
-        """
-        game = "nim"
+        f"""
+        game = "{game}"
         rounds = 2
         [[bots]]
         name = "inproc"
-        builtin = "optimal"
+        builtin = "random"
         inproc = true
         [[bots]]
         name = "program"
         builtin = "random"
         """
     )
-    summary = run_match(path)
+    summary = run_match(path, [games_plugin(QuietSession)])
     assert summary.played == 4 and summary.errors == []
     assert [p for p in (tmp_path / "logs").rglob("*") if p.is_dir()] == []
+
+
+class QuietSession(Rps):
+    """Rock-paper-scissors without the farewell: nothing is said outside the games."""
+
+    name = "quiet-session"
+
+    async def close_session(self, table: Table) -> None:
+        pass
 
 
 def test_only_games_with_a_bot_that_wrote_to_stderr_have_a_log_folder(
