@@ -71,6 +71,8 @@ class Lineup:
             connect=bot.connect,
             env=dict(bot.env),
             cwd=bot.cwd,
+            port=bot.port,
+            peer=bot.peer,
         )
 
     def transport_for(self, bot: BotSpec) -> Transport:

@@ -35,7 +35,10 @@ class Limits:
 @dataclass(frozen=True)
 class BotProgram:
     """What to run for one bot: a command, an in-process object factory, or neither
-    (``connect``: a bot started by someone else that connects to the arena by itself)."""
+    (``connect``: a bot started by someone else that connects to the arena by itself).
+
+    ``port`` and ``peer`` bind a ``connect`` bot's seat to the connections that arrive on a
+    port of its own, or from one address (see docs/tcp.md)."""
 
     name: str
     argv: tuple[str, ...] | None = None
@@ -43,6 +46,8 @@ class BotProgram:
     connect: bool = False
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    port: int | None = None
+    peer: str | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from kernel.transports.procfs import no_new_privs
+
 SHORTAGES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 """``errno`` values that mean the arena is short of a resource, not that something is wrong
 with what it looked at."""
@@ -208,6 +210,18 @@ def _descendants(table: dict[int, tuple[int, int]], root: int) -> set[int]:
     return found
 
 
+def _bots_of_arena(table: dict[int, tuple[int, int]]) -> set[int]:
+    """The arena's descendants that are bots' processes: they carry the bots' mark,
+    ``no_new_privs`` (see :mod:`kernel.transports.reaper`), which no process can drop. A
+    descendant without it is no bot: a bot run by someone else from the same script, a
+    worker. Where the arena itself runs with ``no_new_privs`` (some containers), everything
+    carries the mark and every descendant counts."""
+    below = _descendants(table, os.getpid())
+    if no_new_privs(os.getpid()):
+        return below
+    return {pid for pid in below if no_new_privs(pid)}
+
+
 def bot_processes(table: dict[int, tuple[int, int]], root: int) -> set[int]:
     """A started bot's processes: its leader ``root``, every process of its session (the
     arena starts each bot in a session of its own, which a double fork does not leave) and
@@ -241,8 +255,8 @@ def holders(
 ) -> list[int | Holder]:
     """Who holds each connection's client end: the root pid of the bot in ``roots`` whose
     processes hold it, :attr:`Holder.ARENA` (with ``arena``: any other descendant of this
-    process), :attr:`Holder.STRANGER` (no process the arena started, or a client on another
-    machine) or :attr:`Holder.GONE` (reset already).
+    process that is a bot's), :attr:`Holder.STRANGER` (no bot's process, or a client on
+    another machine) or :attr:`Holder.GONE` (reset already).
 
     The arena's own process is no bot: a connection it made itself counts as a stranger's.
     Raises :class:`LookupStarved` when the arena could not look.
@@ -261,7 +275,7 @@ def holders(
         for inode in _socket_inodes(pids):
             owner.setdefault(inode, root)
     if arena:
-        for inode in _socket_inodes(_descendants(table, os.getpid()) - seen):
+        for inode in _socket_inodes(_bots_of_arena(table) - seen):
             owner.setdefault(inode, Holder.ARENA)
     for index, inode in enumerate(inodes):
         if inode is not None and inode in owner:

@@ -196,12 +196,9 @@ class TcpTransport(Transport):
 
 def _binding(launch: Launch) -> tuple[int | None, Address | None]:
     """The port and the peer address a ``connect = true`` seat is bound to, if any: the
-    match file's per-bot ``port`` and ``peer``, as the program carries them (read with
-    ``getattr``: a program that carries neither is bound to nothing)."""
+    match file's per-bot ``port`` and ``peer``."""
     program = launch.program
-    port: int | None = getattr(program, "port", None)
-    peer: str | None = getattr(program, "peer", None)
-    return port, None if peer is None else ip_address(peer)
+    return program.port, None if program.peer is None else ip_address(program.peer)
 
 
 def _raise_if_starved(claim: Claim, launch: Launch) -> None:

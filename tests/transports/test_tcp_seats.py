@@ -26,15 +26,6 @@ from kernel.transports.base import BotProgram, ConnectError
 from kernel.transports.peers import Holder, LookupStarved, holders
 from kernel.transports.tcp import TcpTransport
 
-
-@dataclasses.dataclass(frozen=True)
-class BoundProgram(BotProgram):
-    """A ``connect`` bot bound as the match file's per-bot ``port``/``peer`` keys bind it."""
-
-    port: int | None = None
-    peer: str | None = None
-
-
 HELLO = """
     import os, socket, sys, time
     port = int(os.environ["ARENA_PORT"])
@@ -229,9 +220,13 @@ def test_a_connect_seat_never_takes_a_connection_made_by_a_process_the_arena_sta
     async def main():
         transport = TcpTransport()
         host, port = await transport.listen()
-        # A child of this process (the arena here): what a started bot's stray connection is.
+        # A child of this process (the arena here) with a bot's mark (no_new_privs, which the
+        # arena gives every bot it starts): what a started bot's stray connection is.
         child = subprocess.Popen(
             [
+                "setpriv",
+                "--no-new-privs",
+                "--",
                 sys.executable,
                 "-c",
                 "import socket, sys\n"
@@ -273,7 +268,7 @@ def test_a_connect_seat_bound_to_a_peer_takes_only_connections_from_there(make_l
         host, port = await transport.listen()
         launch = dataclasses.replace(
             make_launch(connect=True),
-            program=BoundProgram("remote", connect=True, peer="127.0.0.2"),
+            program=BotProgram("remote", connect=True, peer="127.0.0.2"),
         )
         waiting = asyncio.ensure_future(transport.connect(launch))
         elsewhere = socket.create_connection((host, port))
@@ -307,7 +302,7 @@ def test_a_connect_seat_bound_to_a_port_listens_there_for_itself(make_launch):
         transport = TcpTransport()
         host, shared = await transport.listen()
         launch = dataclasses.replace(
-            make_launch(connect=True), program=BoundProgram("remote", connect=True, port=own)
+            make_launch(connect=True), program=BotProgram("remote", connect=True, port=own)
         )
         waiting = asyncio.ensure_future(transport.connect(launch))
         await asyncio.sleep(0.1)
