@@ -72,7 +72,9 @@ def arena_game_end(run: RunInfo, game: ScheduledGame, record: GameRecord) -> Non
 
 @hookspec
 def arena_run_end(run: RunInfo, standings: list[Standings]) -> None:
-    """Every scheduled game of the run has been played (or the run was interrupted cleanly).
+    """The run has played every game it had to play (some may have failed on a referee
+    error, to be retried by a later run). Not called for a run that stopped early (an
+    interrupt, or a run error such as a port in use).
 
     ``standings`` holds one table per scorer of the match file.
     """
