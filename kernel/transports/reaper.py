@@ -17,8 +17,9 @@ another process for a bot's:
   clear and every descendant inherits. Among the arena's children only a bot's processes
   have it (unless the arena itself runs with it: then this mark is not used). It catches
   what the tag cannot: a process that started a program with an emptied environment (it
-  is ended as soon as no bot that could own it is running) and a bot's process that
-  already exited (its zombie, whose environment can no longer be read, is reaped).
+  is ended as soon as every bot that was already running when it started has ended: only
+  those can own it) and a bot's process that already exited (its zombie, whose environment
+  can no longer be read, is reaped).
 
 A sweep runs after each bot's process group was ended, and once more at the end of a run;
 it repeats until it finds nothing (what it kills may have children, re-parented to the
@@ -42,7 +43,7 @@ import secrets
 import time
 
 from kernel.errors import SetupError
-from kernel.transports.procfs import Stat, all_processes, environ_value, no_new_privs
+from kernel.transports.procfs import Stat, all_processes, environ_value, no_new_privs, read_stat
 from kernel.transports.subtree import POLL, all_dead, kill_trees, wait_dead
 
 TAG = "ARENA_TAG"
@@ -77,7 +78,9 @@ class Reaper:
     def __init__(self) -> None:
         self.token = secrets.token_hex(6)
         self._numbers = itertools.count(1)
-        self._playing: set[str] = set()
+        self._playing: dict[str, int] = {}
+        """The tags of the bots still playing -> when their leader started (clock ticks
+        after boot, as ``/proc`` says)."""
         self._own: set[int] = set()
         self._adopting = False
         self._marked = False
@@ -93,12 +96,13 @@ class Reaper:
     def started(self, pid: int, tag: str) -> None:
         """A bot's leader was started: its processes are left alone while it plays."""
         self._own.add(pid)
-        self._playing.add(tag)
+        stat = read_stat(pid)
+        self._playing[tag] = stat.started if stat is not None else 0
 
     def reaped(self, pid: int, tag: str) -> None:
         """A bot's leader was reaped: whatever carries its tag from now on is a leftover."""
         self._own.discard(pid)
-        self._playing.discard(tag)
+        self._playing.pop(tag, None)
 
     def keep(self, pid: int) -> None:
         """A child of the arena that is no bot (the warden), which sweeps must not reap."""
@@ -130,7 +134,6 @@ class Reaper:
         if not self._adopting:
             return []
         me = os.getpid()
-        quiet = not self._playing
         leftovers = []
         for proc in all_processes():
             if proc.ppid != me or proc.pid in self._own:
@@ -138,15 +141,18 @@ class Reaper:
             if proc.dead:
                 if self._from_a_bot(proc):
                     self._reap(proc.pid)
-            elif self._left_over(proc.pid, quiet):
+            elif self._left_over(proc):
                 leftovers.append(proc)
         return kill_trees(leftovers) if leftovers else []
 
-    def _left_over(self, pid: int, quiet: bool) -> bool:
-        tag = environ_value(pid, TAG)
+    def _left_over(self, proc: Stat) -> bool:
+        tag = environ_value(proc.pid, TAG)
         if given_by(self.token, tag):
             return tag not in self._playing
-        return quiet and self._marked and bool(no_new_privs(pid))
+        if not self._marked or not no_new_privs(proc.pid):
+            return False
+        # A bot's process with its tag hidden: any bot running when it started may own it.
+        return all(started > proc.started for started in self._playing.values())
 
     def _from_a_bot(self, zombie: Stat) -> bool:
         """Whether a zombie child of the arena is a bot's process. Without the mark, a

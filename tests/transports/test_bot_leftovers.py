@@ -125,6 +125,27 @@ def test_a_process_with_an_emptied_environment_ends_once_no_bot_could_own_it(
     no_leftover_processes()
 
 
+def test_a_hidden_process_ends_with_the_bots_that_ran_when_it_started(
+    escaper, make_launch, no_leftover_processes
+):
+    """A bot started after a hidden process was born cannot own it: that bot still playing
+    does not keep it alive once the bots of its time have ended."""
+    argv_hider, piddir_hider = escaper("shell", "hidden")
+    argv_later, piddir_later = escaper("python", "setsid")
+
+    async def main():
+        conn_hider, hider = await playing(argv_hider, make_launch, piddir_hider, "hidden")
+        await asyncio.sleep(0.05)  # the later bot starts clock ticks after the hidden one
+        conn_later, later = await playing(argv_later, make_launch, piddir_later, "setsid")
+        await conn_hider.close()
+        assert not alive(hider["hidden"]), "only the later bot plays, which cannot own it"
+        assert alive(later["setsid"]) and alive(later["leader"])
+        await conn_later.close()
+
+    run(main())
+    no_leftover_processes()
+
+
 def test_leftovers_end_with_their_own_bot_only_and_strangers_are_never_touched(
     escaper, make_launch, no_leftover_processes, tmp_path
 ):
