@@ -21,7 +21,7 @@ from pathlib import Path
 from statistics import median
 
 from kernel.games.base import Outcome
-from kernel.runner.records import Event, GameRecord, ScheduledGame
+from kernel.model import Event, GameRecord, ScheduledGame
 from kernel.store import Store
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from kernel import hookspec
 
 if TYPE_CHECKING:
-    from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
+    from kernel.model import GameRecord, RunInfo, ScheduledGame
     from kernel.scoring.base import Standings
 
 Register = Callable[[type[Any]], None]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from kernel.bots.logic import BotLogic
 from kernel.codecs.base import Codec
-from kernel.referee.faults import Fault
+from kernel.model import Fault
 
 
 def serve(

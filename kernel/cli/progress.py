@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from kernel import hookimpl
-from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
+from kernel.model import GameRecord, RunInfo, ScheduledGame
 
 
 class ProgressReport:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kernel.codecs.base import Decoded
-from kernel.referee.faults import Fault, FaultKind
+from kernel.model import Fault, FaultKind
 
 FAULT_EXCERPT = 200
 """Bytes of the offending input kept with a fault: enough to recognise, never a flood."""

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from kernel.codecs.base import Codec, Decoded, Decoder
 from kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
-from kernel.referee.faults import Fault, FaultKind
+from kernel.model import Fault, FaultKind
 
 
 class Symbol(str):

@@ -6,10 +6,11 @@ import importlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from kernel.errors import OptionError, did_you_mean
+from kernel.model import Outcome
 from kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
@@ -83,40 +84,6 @@ class BuiltinBot:
         """``-P``: the bot's working folder is not put on ``sys.path``, so a ``random.py``
         next to a match file cannot shadow the standard library inside a built-in bot."""
         return (sys.executable, "-P", "-m", self.module, *self.args)
-
-
-@dataclass
-class Outcome:
-    """The result of one game.
-
-    ``ranks[seat]`` is 1 for the winner(s); equal ranks are ties. ``scores`` are the game's
-    own points, if it has any. ``void`` games are stored but count in no standings.
-    ``disqualified`` seats are out of the whole RUN (the Speed Clue contest's policy): every
-    game their bots played is made void when this one is stored, and their later games are
-    not played. A game that only puts a seat out of itself ranks it last instead.
-    """
-
-    ranks: list[int]
-    reason: str
-    scores: list[float] | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    void: bool = False
-    disqualified: frozenset[int] = frozenset()
-
-    @classmethod
-    def win(cls, winner: int, seats: int, reason: str, **kw: Any) -> Outcome:
-        """One winner, every other seat shares second place."""
-        return cls([1 if s == winner else 2 for s in range(seats)], reason, **kw)
-
-    @classmethod
-    def draw(cls, seats: int, reason: str, **kw: Any) -> Outcome:
-        return cls([1] * seats, reason, **kw)
-
-    @classmethod
-    def by_scores(cls, scores: Sequence[float], reason: str, **kw: Any) -> Outcome:
-        """Rank by score, highest first; equal scores tie (competition ranking: 1, 1, 3)."""
-        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
-        return cls(ranks, reason, scores=list(scores), **kw)
 
 
 class Game(ABC):

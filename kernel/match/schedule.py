@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from kernel.match.spec import MatchSpec
-from kernel.runner.records import ScheduledGame
+from kernel.model import ScheduledGame
 
 
 def derive_seed(match_seed: int, index: int) -> int:

@@ -12,8 +12,8 @@ from collections import deque
 from typing import Any
 
 from kernel.codecs.base import Codec
+from kernel.model import Fault, FaultKind
 from kernel.referee.eventlog import EventLog, wire_text
-from kernel.referee.faults import Fault, FaultKind
 from kernel.transports.base import Connection
 
 MAX_PENDING = 1000

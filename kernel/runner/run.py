@@ -16,15 +16,15 @@ from typing import Any, TypeVar
 import pluggy
 
 from kernel.errors import ArenaError, OptionError, SetupError
-from kernel.games.base import Game, Outcome
+from kernel.games.base import Game
 from kernel.match.schedule import assign_sessions, schedule
 from kernel.match.spec import MatchSpec
+from kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
 from kernel.plugins.registry import Registries
 from kernel.referee.channel import Channel
 from kernel.referee.eventlog import EventLog
 from kernel.referee.table import Table
 from kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
-from kernel.runner.records import GameRecord, RunInfo, ScheduledGame
 from kernel.runner.seating import Lineup, close_all
 from kernel.scoring.base import Standings
 from kernel.scoring.faults import fault_losses

@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kernel.errors import ArenaError
-from kernel.referee.faults import Fault, FaultKind
-from kernel.runner.records import Event, GameRecord, RunInfo
+from kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
 
 APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other

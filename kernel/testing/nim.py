@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.referee.faults import FaultKind
+from kernel.model import FaultKind
 from kernel.testing.wire import from_wire, to_wire
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel.runner.records import Event
+from kernel.model import Event
 from kernel.runner.run import RunSummary
 from kernel.store import GameDetail, Store, StoredGame
 

@@ -12,7 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.referee.faults import FaultKind
+from kernel.model import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.table import Table

@@ -12,7 +12,7 @@ import time
 import traceback
 
 from kernel.bots.logic import BotLogic
-from kernel.referee.faults import Fault
+from kernel.model import Fault
 from kernel.transports.base import ConnectError, Connection, Launch, OnClosed, OnData, Transport
 from kernel.transports.stderr_log import discard_stale_log, stderr_log_path
 

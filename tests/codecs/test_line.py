@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel.codecs.line import LineCodec
-from kernel.referee.faults import Fault, FaultKind
+from kernel.model import Fault, FaultKind
 
 MIB = 1 << 20
 CHUNK = 64 << 10

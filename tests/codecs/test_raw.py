@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel.codecs.raw import RawCodec
-from kernel.referee.faults import Fault, FaultKind
+from kernel.model import Fault, FaultKind
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1).filter(
     lambda t: t.rstrip("\r\n\0")

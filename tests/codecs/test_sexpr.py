@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel.codecs.sexpr import SexprCodec, Symbol
-from kernel.referee.faults import Fault, FaultKind
+from kernel.model import Fault, FaultKind
 
 MIB = 1 << 20
 CHUNK = 64 << 10

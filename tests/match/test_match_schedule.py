@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from match_fakes import make_spec
 
 from kernel.match.schedule import assign_sessions, derive_seed, schedule, seatings
-from kernel.runner.records import ScheduledGame
+from kernel.model import ScheduledGame
 
 
 def test_seeds_are_deterministic_distinct_and_63_bit() -> None:

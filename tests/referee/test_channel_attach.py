@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from kernel.codecs.line import LineCodec
+from kernel.model import Fault, FaultKind
 from kernel.referee.channel import Channel
 from kernel.referee.clocks import Clocks
 from kernel.referee.eventlog import EventLog
-from kernel.referee.faults import Fault, FaultKind
 from kernel.referee.table import Table
 from kernel.transports.base import BotProgram, Connection, Launch, Limits, OnClosed, OnData
 from kernel.transports.stdio import StdioTransport

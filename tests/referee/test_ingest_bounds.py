@@ -11,10 +11,10 @@ import tracemalloc
 from pathlib import Path
 
 from kernel.codecs.line import LineCodec
+from kernel.model import FaultKind
 from kernel.referee.channel import MAX_PENDING, PENDING_BYTES_IN_MESSAGES, Channel
 from kernel.referee.clocks import Clocks
 from kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS, EventLog
-from kernel.referee.faults import FaultKind
 from kernel.referee.table import Table
 from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.fd_connection import MAX_UNSENT

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from kernel.codecs.line import LineCodec
+from kernel.model import FaultKind
 from kernel.referee.channel import Channel
 from kernel.referee.clocks import Clocks
 from kernel.referee.eventlog import EventLog
-from kernel.referee.faults import FaultKind
 from kernel.referee.table import Table
 from kernel.transports.base import BotProgram, Launch, Limits
 from kernel.transports.stdio import StdioTransport

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from plugin_modules import games_plugin
 
-from kernel.games.base import Outcome
+from kernel.model import Outcome
 from kernel.runner.api import run_match
 from kernel.testing.nim import Nim
 from kernel.testing.rps import Rps

@@ -9,7 +9,7 @@ import sys
 
 from plugin_modules import games_plugin
 
-from kernel.games.base import Outcome
+from kernel.model import Outcome
 from kernel.runner.api import run_match
 from kernel.store import Store
 from kernel.testing.nim import Nim

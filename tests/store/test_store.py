@@ -14,8 +14,7 @@ import pytest
 
 from kernel.errors import ArenaError, SetupError
 from kernel.games.base import Outcome
-from kernel.referee.faults import Fault, FaultKind
-from kernel.runner.records import Event, GameRecord, ScheduledGame
+from kernel.model import Event, Fault, FaultKind, GameRecord, ScheduledGame
 from kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame
 from kernel.store.lock import exclusive_run, lock_path
 
@@ -208,7 +207,7 @@ KILLED_WRITER = textwrap.dedent(
     """
     import os, sys
     from kernel.games.base import Outcome
-    from kernel.runner.records import Event, GameRecord, ScheduledGame
+    from kernel.model import Event, GameRecord, ScheduledGame
     from kernel.store import Store
 
     class DiesHalfWay(list):

@@ -39,8 +39,8 @@ from arena_dominion.strategies import DEFAULT_TURN_CAP
 
 from kernel.codecs.sexpr import Symbol
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.model import FaultKind
 from kernel.referee.clocks import Clocks
-from kernel.referee.faults import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.table import Table

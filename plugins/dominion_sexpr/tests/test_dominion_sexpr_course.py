@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from kernel.model import Event
 from kernel.runner.api import run_match
-from kernel.runner.records import Event
 from kernel.testing.results import stored_games
 
 HERE = Path(__file__).parent

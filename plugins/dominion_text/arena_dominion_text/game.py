@@ -46,8 +46,8 @@ from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
 
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.model import FaultKind
 from kernel.referee.clocks import Clocks
-from kernel.referee.faults import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.table import Reply, Table

@@ -29,8 +29,8 @@ from arena_liarsdice.rules import Game as Rules
 from arena_liarsdice.rules import RoundResult, Variant
 from arena_liarsdice.simulate import Fault, Reply, Resolution, apply, resolve
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.model import FaultKind
 from kernel.referee.clocks import Clocks
-from kernel.referee.faults import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.channel import Channel

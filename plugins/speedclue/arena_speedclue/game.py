@@ -29,8 +29,8 @@ from arena_speedclue.rules import Game as Rules
 from arena_speedclue.rules import RuleError, missed_accusation, suicidal_accusation
 from arena_speedclue.wire import WireError
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.model import Fault, FaultKind
 from kernel.referee.clocks import Clocks
-from kernel.referee.faults import Fault, FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.channel import Channel

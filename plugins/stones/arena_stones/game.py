@@ -16,8 +16,8 @@ from arena_stones.board import contest_label, on_board
 from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 from kernel.games.base import BuiltinBot, Game, Option, Outcome
+from kernel.model import FaultKind
 from kernel.referee.clocks import Clocks
-from kernel.referee.faults import FaultKind
 
 if TYPE_CHECKING:
     from kernel.referee.table import Table

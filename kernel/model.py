@@ -1,0 +1,132 @@
+"""The values that flow through arena: a game's outcome, a bot's faults, the event log, and
+the records of runs and games.
+
+This module imports nothing else of the kernel, so that the referee, the runner, the store,
+the scorers and the games all speak of the same things without importing one another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+@dataclass
+class Outcome:
+    """The result of one game.
+
+    ``ranks[seat]`` is 1 for the winner(s); equal ranks are ties. ``scores`` are the game's
+    own points, if it has any. ``void`` games are stored but count in no standings.
+    ``disqualified`` seats are out of the whole RUN (the Speed Clue contest's policy): every
+    game their bots played is made void when this one is stored, and their later games are
+    not played. A game that only puts a seat out of itself ranks it last instead.
+    """
+
+    ranks: list[int]
+    reason: str
+    scores: list[float] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    void: bool = False
+    disqualified: frozenset[int] = frozenset()
+
+    @classmethod
+    def win(cls, winner: int, seats: int, reason: str, **kw: Any) -> Outcome:
+        """One winner, every other seat shares second place."""
+        return cls([1 if s == winner else 2 for s in range(seats)], reason, **kw)
+
+    @classmethod
+    def draw(cls, seats: int, reason: str, **kw: Any) -> Outcome:
+        return cls([1] * seats, reason, **kw)
+
+    @classmethod
+    def by_scores(cls, scores: Sequence[float], reason: str, **kw: Any) -> Outcome:
+        """Rank by score, highest first; equal scores tie (competition ranking: 1, 1, 3)."""
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        return cls(ranks, reason, scores=list(scores), **kw)
+
+
+class FaultKind(StrEnum):
+    TIMEOUT = "timeout"
+    """No reply within the clock (per-reply limit, start-up limit or game budget)."""
+    EXIT = "exit"
+    """The bot's process exited, closed its output or dropped its connection."""
+    MALFORMED = "malformed"
+    """Bytes that the codec cannot decode: invalid UTF-8, invalid JSON, not a datum."""
+    OVERSIZE = "oversize"
+    """A message larger than the codec's maximum."""
+    ILLEGAL = "illegal"
+    """A well-formed message that the game judged illegal."""
+    CONNECT = "connect"
+    """The bot never started or never connected."""
+    FLOOD = "flood"
+    """Too many unsolicited messages waiting to be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault: its kind, a precise human description, and when (seconds into the game)."""
+
+    kind: FaultKind
+    detail: str
+    seat: int | None = None
+    at: float = 0.0
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """One run of a match file, as stored (``key`` identifies it for resuming)."""
+
+    run_id: int
+    key: str
+    name: str
+    game: str
+    total_games: int
+    done_games: int
+    database: str
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of the schedule: its position, seed, and the bots in seat order."""
+
+    index: int
+    seed: int
+    seating: tuple[str, ...]
+    session: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of a game's event log (its replay).
+
+    ``kind``: ``send`` (to ``seat``), ``recv`` (from ``seat``; ``elapsed`` is the measured
+    reply time when it answered a request), ``late`` (a reply to a request that had timed
+    out), ``fault``, ``note`` (the referee's commentary). A bot's stderr is not logged here
+    but in its capped per-game stderr file.
+    """
+
+    t: float
+    kind: str
+    seat: int | None
+    text: str
+    elapsed: float | None = None
+
+
+@dataclass
+class GameRecord:
+    """Everything stored for one finished game (one transaction)."""
+
+    game: ScheduledGame
+    outcome: Outcome
+    faults: list[Fault] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    started_at: float = 0.0
+    duration: float = 0.0
+    stderr_logs: dict[int, str] = field(default_factory=dict)
+    """Seat -> path of that bot's stderr log for this game."""
+    extra: dict[str, Any] = field(default_factory=dict)
