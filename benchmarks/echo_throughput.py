@@ -26,15 +26,15 @@ import time
 from pathlib import Path
 from statistics import median
 
-from kernel.codecs.jsonl import JsonlCodec
-from kernel.codecs.line import LineCodec
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import EventLog
-from kernel.referee.table import Table
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.stdio import StdioTransport
-from kernel.transports.tcp import TcpTransport
+from arena_kernel.codecs.jsonl import JsonlCodec
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.stdio import StdioTransport
+from arena_kernel.transports.tcp import TcpTransport
 
 ECHO_BOT = r"""
 import os, sys

@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kernel.transports.procfs import read_stat, with_environ
-from kernel.transports.subtree import signal_process
+from arena_kernel.transports.procfs import read_stat, with_environ
+from arena_kernel.transports.subtree import signal_process
 
 ESCAPER = Path(__file__).resolve().parents[1] / "tests" / "bots" / "escaper.py"
 PROBE = "LEAK_PROBE"
@@ -60,7 +60,7 @@ def match_file(folder: Path, transport: str, probe: str, piddir: Path) -> Path:
     path.write_text(
         textwrap.dedent(
             f"""
-            plugins = ["kernel.testing.games"]
+            plugins = ["arena_kernel.testing.games"]
             game = "nim"
             transport = "{transport}"
             seats = 4
@@ -87,7 +87,7 @@ def interrupted_run(folder: Path, trial: Trial) -> Trial:
     piddir.mkdir()
     path = match_file(folder, trial.transport, probe, piddir)
     arena = subprocess.Popen(
-        [sys.executable, "-m", "kernel.cli.main", "run", "--quiet", str(path)],
+        [sys.executable, "-m", "arena_kernel.cli.main", "run", "--quiet", str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

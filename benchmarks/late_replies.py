@@ -20,8 +20,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 
 def main() -> None:
@@ -31,14 +31,14 @@ def main() -> None:
     parser.add_argument("--late", type=float, default=0.25, help="seconds to the late reply")
     args = parser.parse_args()
     steps = [{"reply": "take 1"}, {"sleep": args.late, "reply": "take 1"}]
-    late_bot = [sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps)]
+    late_bot = [sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps)]
     late_bot += ["--only", "move"]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "late.toml"
         path.write_text(
             textwrap.dedent(
                 f"""
-                plugins = ["kernel.testing.games"]
+                plugins = ["arena_kernel.testing.games"]
                 game = "nim"
                 format = "gauntlet"
                 challenger = "late"

@@ -33,18 +33,26 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from kernel.runner.api import prepare
-from kernel.runner.run import Runner
-from kernel.store import Store
+from arena_kernel.runner.api import prepare
+from arena_kernel.runner.run import Runner
+from arena_kernel.store import Store
 
 FLOODER = Path(__file__).parent.parent / "tests" / "bots" / "flooder.sh"
-RPS_BOT = [sys.executable, "-m", "kernel.testing.rps_bot", "random", "--tcp", "{host}", "{port}"]
-NIM_BOT = [sys.executable, "-m", "kernel.testing.nim_bot", "--tcp", "{host}", "{port}"]
+RPS_BOT = [
+    sys.executable,
+    "-m",
+    "arena_kernel.testing.rps_bot",
+    "random",
+    "--tcp",
+    "{host}",
+    "{port}",
+]
+NIM_BOT = [sys.executable, "-m", "arena_kernel.testing.nim_bot", "--tcp", "{host}", "{port}"]
 
 
 def match_file(folder: Path, name: str, body: str) -> Path:
     path = folder / f"{name}.toml"
-    head = f'plugins = ["kernel.testing.games"]\ndatabase = "{name}.sqlite"\nlogs = "logs"\n'
+    head = f'plugins = ["arena_kernel.testing.games"]\ndatabase = "{name}.sqlite"\nlogs = "logs"\n'
     path.write_text(head + textwrap.dedent(body))
     return path
 

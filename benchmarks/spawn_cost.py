@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from statistics import median
 
-from kernel.codecs.line import LineCodec
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.stdio import StdioTransport
 
 BOT = ("cat",)
 """A bot that starts in no time, so that only the referee's side is measured."""

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from statistics import median
 
-from kernel.games.base import Outcome
-from kernel.model import Event, GameRecord, ScheduledGame
-from kernel.store import Store
+from arena_kernel.games.base import Outcome
+from arena_kernel.model import Event, GameRecord, ScheduledGame
+from arena_kernel.store import Store
 
 
 def game(index: int, events: int) -> GameRecord:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kernel import hookspec
+from arena_kernel.markers import hookspec
 
 if TYPE_CHECKING:
-    from kernel.model import GameRecord, RunInfo, ScheduledGame
-    from kernel.scoring.base import Standings
+    from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
+    from arena_kernel.scoring.base import Standings
 
 Register = Callable[[type[Any]], None]
 
@@ -23,7 +23,7 @@ Register = Callable[[type[Any]], None]
 def arena_register_transports(register: Register) -> None:
     """Register transports: how bytes reach a bot.
 
-    Call ``register(cls)`` once per :class:`kernel.transports.base.Transport` subclass.
+    Call ``register(cls)`` once per :class:`arena_kernel.transports.base.Transport` subclass.
     The class's ``name`` is what a match file writes as ``transport = "..."``.
     """
 
@@ -32,7 +32,7 @@ def arena_register_transports(register: Register) -> None:
 def arena_register_codecs(register: Register) -> None:
     """Register codecs: how messages are framed and encoded on a byte stream.
 
-    Call ``register(cls)`` once per :class:`kernel.codecs.base.Codec` subclass; its
+    Call ``register(cls)`` once per :class:`arena_kernel.codecs.base.Codec` subclass; its
     ``name`` is what a game or a match file selects with ``codec = "..."``.
     """
 
@@ -41,7 +41,7 @@ def arena_register_codecs(register: Register) -> None:
 def arena_register_games(register: Register) -> None:
     """Register games: a rules engine, its protocol adapter and its built-in bots.
 
-    Call ``register(cls)`` once per :class:`kernel.games.base.Game` subclass; its ``name``
+    Call ``register(cls)`` once per :class:`arena_kernel.games.base.Game` subclass; its ``name``
     is the match file's ``game = "..."``.
     """
 
@@ -50,7 +50,7 @@ def arena_register_games(register: Register) -> None:
 def arena_register_scorers(register: Register) -> None:
     """Register scorers: turning stored game outcomes into standings.
 
-    Call ``register(cls)`` once per :class:`kernel.scoring.base.Scorer` subclass; its
+    Call ``register(cls)`` once per :class:`arena_kernel.scoring.base.Scorer` subclass; its
     ``name`` is what a match file lists in ``scorers = [...]``.
     """
 

@@ -96,7 +96,7 @@ def write_match(tmp_path: Path) -> Callable[..., Path]:
         body = textwrap.dedent(text)
         head = ""
         if "plugins" not in body:
-            head += 'plugins = ["kernel.testing.games"]\n'
+            head += 'plugins = ["arena_kernel.testing.games"]\n'
         if "database" not in body:
             head += f'database = "{tmp_path / "results.sqlite"}"\n'
         if "logs" not in body:

@@ -2,7 +2,7 @@
 
 A game's built-in bot is written once against decoded messages. The ``inproc`` transport
 calls it directly (still encoding and decoding every message through the codec, so that the
-bytes are the same as on a pipe), and :mod:`kernel.bots.serve` runs the very same object as
+bytes are the same as on a pipe), and :mod:`arena_kernel.bots.serve` runs the very same object as
 a real program over stdin/stdout or TCP.
 """
 
@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 @runtime_checkable
 class BotLogic(Protocol):
-    """A bot as the ``inproc`` transport and :mod:`kernel.bots.serve` drive it.
+    """A bot as the ``inproc`` transport and :mod:`arena_kernel.bots.serve` drive it.
 
     A bot whose protocol needs the identifier the arena gave it (Speed Clue's
     ``<identifier> alive``) may also define ``identify(identifier: str) -> None``: the

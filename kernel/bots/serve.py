@@ -1,4 +1,4 @@
-"""Run a :class:`~kernel.bots.logic.BotLogic` as a real program, over stdin/stdout or TCP.
+"""Run a :class:`~arena_kernel.bots.logic.BotLogic` as a real program, over stdin/stdout or TCP.
 
 Built-in bots are written once; ``python -m arena_<game>.bots.<name>`` calls :func:`main`
 so that the process speaks the real protocol, byte for byte what the in-process version
@@ -13,9 +13,9 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 
-from kernel.bots.logic import BotLogic
-from kernel.codecs.base import Codec
-from kernel.model import Fault
+from arena_kernel.bots.logic import BotLogic
+from arena_kernel.codecs.base import Codec
+from arena_kernel.model import Fault
 
 
 def serve(

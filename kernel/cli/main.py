@@ -17,19 +17,19 @@ from pathlib import Path
 import click
 import pluggy
 
-from kernel import __version__
-from kernel.cli.progress import ProgressReport
-from kernel.cli.tables import render
-from kernel.cli.transcript import transcript
-from kernel.errors import ArenaError
-from kernel.match.starter import starter_file
-from kernel.plugins.manager import get_plugin_manager, load_registries
-from kernel.plugins.registry import Registries
-from kernel.runner.api import prepare, run_prepared
-from kernel.runner.run import RunSummary
-from kernel.scoring.base import Standings
-from kernel.scoring.faults import fault_losses
-from kernel.store.sqlite import Store
+from arena_kernel import __version__
+from arena_kernel.cli.progress import ProgressReport
+from arena_kernel.cli.tables import render
+from arena_kernel.cli.transcript import transcript
+from arena_kernel.errors import ArenaError
+from arena_kernel.match.starter import starter_file
+from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.api import prepare, run_prepared
+from arena_kernel.runner.run import RunSummary
+from arena_kernel.scoring.base import Standings
+from arena_kernel.scoring.faults import fault_losses
+from arena_kernel.store.sqlite import Store
 
 
 @contextlib.contextmanager
@@ -49,7 +49,7 @@ def plugin_option(f):  # type: ignore[no-untyped-def]
         "plugins",
         multiple=True,
         metavar="MODULE",
-        help="Also load this plugin module (repeatable), e.g. kernel.testing.games.",
+        help="Also load this plugin module (repeatable), e.g. arena_kernel.testing.games.",
     )(f)
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from kernel import hookimpl
-from kernel.model import GameRecord, RunInfo, ScheduledGame
+from arena_kernel.markers import hookimpl
+from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 
 
 class ProgressReport:

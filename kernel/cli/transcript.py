@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from kernel.store.sqlite import Store
+from arena_kernel.store.sqlite import Store
 
 ARROWS = {"send": ">>", "recv": "<<", "late": "<~", "fault": "!!", "note": "--"}
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from kernel import hookimpl
-from kernel.codecs.jsonl import JsonlCodec
-from kernel.codecs.line import LineCodec
-from kernel.codecs.raw import RawCodec
-from kernel.codecs.sexpr import SexprCodec
-from kernel.hookspecs import Register
+from arena_kernel.codecs.jsonl import JsonlCodec
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.codecs.raw import RawCodec
+from arena_kernel.codecs.sexpr import SexprCodec
+from arena_kernel.hookspecs import Register
+from arena_kernel.markers import hookimpl
 
 
 @hookimpl

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kernel.codecs.base import Decoded
-from kernel.model import Fault, FaultKind
+from arena_kernel.codecs.base import Decoded
+from arena_kernel.model import Fault, FaultKind
 
 FAULT_EXCERPT = 200
 """Bytes of the offending input kept with a fault: enough to recognise, never a flood."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from kernel.codecs.base import Codec, Decoded
-from kernel.codecs.faults import malformed_fault
-from kernel.codecs.line import LineDecoder
+from arena_kernel.codecs.base import Codec, Decoded
+from arena_kernel.codecs.faults import malformed_fault
+from arena_kernel.codecs.line import LineDecoder
 
 EXCERPT_CHARS = 60
 """Characters of a bad line quoted in a fault: enough to see the mistake in a record."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from kernel.codecs.base import Codec, Decoded, Decoder
-from kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
+from arena_kernel.codecs.base import Codec, Decoded, Decoder
+from arena_kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
 
 
 class LineDecoder(Decoder):

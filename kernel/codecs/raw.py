@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from kernel.codecs.base import Codec, Decoded, Decoder
-from kernel.codecs.faults import malformed_fault, oversize_fault, utf8_detail
+from arena_kernel.codecs.base import Codec, Decoded, Decoder
+from arena_kernel.codecs.faults import malformed_fault, oversize_fault, utf8_detail
 
 TERMINATORS = b"\r\n\0"
 """Trailing bytes ignored: bots written against line-based habits append LF, CRLF or NUL."""

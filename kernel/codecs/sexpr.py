@@ -14,9 +14,9 @@ import math
 import re
 from typing import Any, ClassVar
 
-from kernel.codecs.base import Codec, Decoded, Decoder
-from kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
-from kernel.model import Fault, FaultKind
+from arena_kernel.codecs.base import Codec, Decoded, Decoder
+from arena_kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
+from arena_kernel.model import Fault, FaultKind
 
 
 class Symbol(str):

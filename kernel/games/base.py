@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from kernel.errors import OptionError, did_you_mean
-from kernel.model import Outcome
-from kernel.referee.clocks import Clocks
+from arena_kernel.errors import OptionError, did_you_mean
+from arena_kernel.model import Outcome
+from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Table
+    from arena_kernel.referee.table import Table
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Game(ABC):
 
     One instance is made per run with the validated options. ``play`` is the protocol
     adapter: it drives the game's rules engine and talks to the bots only through the
-    :class:`~kernel.referee.table.Table`.
+    :class:`~arena_kernel.referee.table.Table`.
     """
 
     name: ClassVar[str]
@@ -109,7 +109,7 @@ class Game(ABC):
     tagged_replies: ClassVar[bool] = False
     """Replies carry their request's id (Liar's Dice's ``message_id``): after a timeout the
     next message is not taken for the late answer, the game itself sorts out stale replies
-    (see :class:`~kernel.referee.table.Table`)."""
+    (see :class:`~arena_kernel.referee.table.Table`)."""
     bot_args: ClassVar[tuple[str, ...]] = ()
     """Arguments appended to a ``cmd`` bot's command when it names no placeholder: how the
     game's original server started its bots (Speed Clue: ``("{identifier}", "{port}")``),

@@ -1,4 +1,4 @@
-"""Reading a TOML match file into a validated :class:`~kernel.match.spec.MatchSpec`.
+"""Reading a TOML match file into a validated :class:`~arena_kernel.match.spec.MatchSpec`.
 
 A match file says which game to play, between which bots, how often and under which
 limits. Only ``game`` and the ``[[bots]]`` (at least one per seat) are required::
@@ -105,7 +105,7 @@ The game's options and a transport's options live in ``[game_options]`` and
 ``[transport_options.NAME]`` rather than ``[game]`` and ``[transport.NAME]`` because TOML
 cannot have both ``game = "nim"`` and a ``[game]`` table in one file.
 
-Every problem is reported as one :class:`~kernel.errors.MatchFileError` naming the file,
+Every problem is reported as one :class:`~arena_kernel.errors.MatchFileError` naming the file,
 the line when it can be found, the key and what is wrong; unknown keys are errors
 everywhere (with a "did you mean"). Messages count bots from 1: ``bots[2]`` is the second.
 """
@@ -122,12 +122,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kernel.codecs.base import DEFAULT_MAX_MESSAGE
-from kernel.errors import MatchFileError, OptionError, PluginError, did_you_mean
-from kernel.games.base import Game
-from kernel.match.spec import BotSpec, MatchSpec
-from kernel.plugins.registry import Registries, Registry
-from kernel.transports.base import Limits
+from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
+from arena_kernel.errors import MatchFileError, OptionError, PluginError, did_you_mean
+from arena_kernel.games.base import Game
+from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.registries.registry import Registries, Registry
+from arena_kernel.transports.base import Limits
 
 KeyPath = tuple[str | int, ...]
 """Where a value sits in the file: ``("bots", 1, "cmd")`` is the second bot's ``cmd``."""

@@ -12,8 +12,8 @@ import itertools
 from collections.abc import Sequence
 from typing import Literal
 
-from kernel.match.spec import MatchSpec
-from kernel.model import ScheduledGame
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.model import ScheduledGame
 
 
 def derive_seed(match_seed: int, index: int) -> int:

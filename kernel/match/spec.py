@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from kernel.transports.base import Limits
+from arena_kernel.transports.base import Limits
 
 
 @dataclass(frozen=True)

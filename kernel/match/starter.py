@@ -12,11 +12,11 @@ from typing import Any
 
 import tomli_w
 
-from kernel.codecs.base import DEFAULT_MAX_MESSAGE
-from kernel.games.base import Game, Option
-from kernel.match.loader import default_scorers
-from kernel.plugins.registry import Registries, Registry
-from kernel.transports.base import Limits
+from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
+from arena_kernel.games.base import Game, Option
+from arena_kernel.match.loader import default_scorers
+from arena_kernel.registries.registry import Registries, Registry
+from arena_kernel.transports.base import Limits
 
 MAX_LISTED_BOTS = 4
 """Up to this many built-in bots are all written out; beyond, the rest are only named."""
@@ -27,7 +27,7 @@ def starter_file(game_name: str, registries: Registries, plugins: Sequence[str] 
 
     ``plugins`` are the plugin modules loaded by hand (``arena init -p MODULE``); they are
     written into the file so that it runs as it is. An unknown game raises
-    :class:`~kernel.errors.PluginError` naming the installed ones.
+    :class:`~arena_kernel.errors.PluginError` naming the installed ones.
     """
     game_cls: type[Game] = registries.games.cls(game_name)
     seats = min(game_cls.seats)

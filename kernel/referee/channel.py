@@ -11,10 +11,10 @@ import time
 from collections import deque
 from typing import Any
 
-from kernel.codecs.base import Codec
-from kernel.model import Fault, FaultKind
-from kernel.referee.eventlog import EventLog, wire_text
-from kernel.transports.base import Connection
+from arena_kernel.codecs.base import Codec
+from arena_kernel.model import Fault, FaultKind
+from arena_kernel.referee.eventlog import EventLog, wire_text
+from arena_kernel.transports.base import Connection
 
 MAX_PENDING = 1000
 """Unsolicited messages kept for the next request; beyond that the bot is flooding."""
@@ -108,7 +108,7 @@ class Channel:
         """When the bot was started (monotonic seconds): its start-up clock runs from here."""
         self.answered = False
         """Whether a request to this bot has been settled yet: until then, requests are on
-        the start-up clock (see :class:`~kernel.referee.table.Table`)."""
+        the start-up clock (see :class:`~arena_kernel.referee.table.Table`)."""
         self._pending_bytes = 0
         """Bytes received since the last request while no request waited."""
         self._hang_up: asyncio.Future[None] | None = None

@@ -12,7 +12,7 @@ class Clocks:
 
     ``startup`` covers starting a bot, connecting it, and its first reply, counted from
     its start: the table puts every bot's first request on it (see
-    :class:`~kernel.referee.table.Table`); ``reply`` is the per-reply limit; ``grace`` is
+    :class:`~arena_kernel.referee.table.Table`); ``reply`` is the per-reply limit; ``grace`` is
     added to every limit to absorb scheduling jitter; ``game`` is an optional per-seat
     budget over the whole game (``None`` = no budget); ``kill`` is how long a bot gets
     between SIGTERM and SIGKILL at the end of its game.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kernel.model import Event
+from arena_kernel.model import Event
 
 MAX_LOGGED_TEXT = 4000
 """Longer messages are cut in the log (a 10 MiB flood must not become a 10 MiB row)."""

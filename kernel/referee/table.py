@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from kernel.model import Fault, FaultKind
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import EventLog
+from arena_kernel.model import Fault, FaultKind
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
 
 
 @dataclass(slots=True)

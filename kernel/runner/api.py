@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pluggy
 
-from kernel.match.loader import load_match
-from kernel.match.spec import MatchSpec
-from kernel.plugins.manager import get_plugin_manager, load_registries
-from kernel.plugins.registry import Registries
-from kernel.runner.run import Runner, RunSummary
-from kernel.store.sqlite import Store
+from arena_kernel.match.loader import load_match
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.run import Runner, RunSummary
+from arena_kernel.store.sqlite import Store
 
 
 @dataclasses.dataclass
@@ -73,7 +73,7 @@ async def _play(runner: Runner) -> RunSummary:
     be, between starting a bot and keeping its handle for instance, and asyncio's cancels
     again at a second Ctrl-C, interrupting the ending of bots. Signals after the first are
     ignored while the run ends its bots, which takes at most ``clock.kill`` seconds
-    (``kill -9`` stays safe: the warden ends them, see :mod:`kernel.transports.warden`).
+    (``kill -9`` stays safe: the warden ends them, see :mod:`arena_kernel.transports.warden`).
     Signals reach only the main thread; elsewhere the caller handles them.
     """
     task = asyncio.current_task()

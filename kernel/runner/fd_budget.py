@@ -2,7 +2,7 @@
 
 Every bot costs the arena descriptors for as long as it lives (its pipes or socket, its
 stderr pipe and log file, a pidfd). Running out mid-run is the arena's failure, not the
-bots': it stops the run (:class:`~kernel.errors.SetupError`), so a limit that cannot hold
+bots': it stops the run (:class:`~arena_kernel.errors.SetupError`), so a limit that cannot hold
 the games played at once is better refused before the first game.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import resource
 
-from kernel.errors import SetupError
+from arena_kernel.errors import SetupError
 
 FDS_PER_BOT = 6
 """Descriptors one running bot holds in the arena: 5 measured for a process on stdio (4

@@ -2,7 +2,7 @@
 
 A command that does not exist or a log folder that cannot be written is the organiser's
 set-up, not the bots' play: found before the first game it is one clear line
-(:class:`~kernel.errors.SetupError`), instead of a schedule of games lost to faults.
+(:class:`~arena_kernel.errors.SetupError`), instead of a schedule of games lost to faults.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from kernel.errors import SetupError
-from kernel.transports.base import BotProgram, uses_placeholders
-from kernel.transports.process import missing_program
+from arena_kernel.errors import SetupError
+from arena_kernel.transports.base import BotProgram, uses_placeholders
+from arena_kernel.transports.process import missing_program
 
 
 def check_program(program: BotProgram, source: str) -> None:

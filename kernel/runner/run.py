@@ -15,21 +15,21 @@ from typing import Any, TypeVar
 
 import pluggy
 
-from kernel.errors import ArenaError, OptionError, SetupError
-from kernel.games.base import Game
-from kernel.match.schedule import assign_sessions, schedule
-from kernel.match.spec import MatchSpec
-from kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
-from kernel.plugins.registry import Registries
-from kernel.referee.channel import Channel
-from kernel.referee.eventlog import EventLog
-from kernel.referee.table import Table
-from kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
-from kernel.runner.seating import Lineup, close_all
-from kernel.scoring.base import Standings
-from kernel.scoring.faults import fault_losses
-from kernel.store.lock import exclusive_run
-from kernel.store.sqlite import Store
+from arena_kernel.errors import ArenaError, OptionError, SetupError
+from arena_kernel.games.base import Game
+from arena_kernel.match.schedule import assign_sessions, schedule
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
+from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.scoring.base import Standings
+from arena_kernel.scoring.faults import fault_losses
+from arena_kernel.store.lock import exclusive_run
+from arena_kernel.store.sqlite import Store
 
 T = TypeVar("T")
 
@@ -74,12 +74,12 @@ class Runner:
     the same event loop. Each finished game is stored in one transaction as soon as it
     ends, so an interrupted run loses at most the games that were in progress.
 
-    A failure of the set-up rather than of a bot (:class:`~kernel.errors.SetupError`: a
+    A failure of the set-up rather than of a bot (:class:`~arena_kernel.errors.SetupError`: a
     command that does not exist, a port in use, no file descriptor left, an unwritable log
     folder) is a run error, never a game result: what can be checked is checked before the
     first game, and one met during a game stops the run, the games in progress unstored, so
     that the next run plays them. One run at a time plays into a database
-    (:mod:`kernel.store.lock`).
+    (:mod:`arena_kernel.store.lock`).
     """
 
     run: RunInfo

@@ -8,24 +8,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel.codecs.base import Codec
-from kernel.errors import ArenaError, OptionError
-from kernel.games.base import Game
-from kernel.match.spec import BotSpec, MatchSpec
-from kernel.plugins.registry import Registries
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.runner.preflight import check_program, check_writable_folder
-from kernel.transports.base import (
+from arena_kernel.codecs.base import Codec
+from arena_kernel.errors import ArenaError, OptionError
+from arena_kernel.games.base import Game
+from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.preflight import check_program, check_writable_folder
+from arena_kernel.transports.base import (
     BotProgram,
     ConnectError,
     Launch,
     Transport,
     uses_placeholders,
 )
-from kernel.transports.reaper import reaper
-from kernel.transports.unstoppable import to_the_end
-from kernel.transports.warden import Warden
+from arena_kernel.transports.reaper import reaper
+from arena_kernel.transports.unstoppable import to_the_end
+from arena_kernel.transports.warden import Warden
 
 
 def safe_name(text: str) -> str:
@@ -38,7 +38,7 @@ class Lineup:
 
     Transports are made once per run (a TCP transport owns one listening socket that every
     game shares) and closed by :meth:`aclose`. So is the run's warden, started with the
-    first bot program (:mod:`kernel.transports.warden`: it ends the bots if arena dies).
+    first bot program (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
     """
 
     def __init__(
@@ -93,7 +93,7 @@ class Lineup:
         """Check, before the first game, what would otherwise fail every game: each bot's
         command can be started, the ``logs`` and ``database`` folders can be written, and
         each transport acquires what its connections need (a free port). Raises
-        :class:`~kernel.errors.SetupError`; call :meth:`aclose` afterwards in any case."""
+        :class:`~arena_kernel.errors.SetupError`; call :meth:`aclose` afterwards in any case."""
         source = str(self.spec.path)
         for bot in self.spec.bots:
             check_program(self.program(bot), source)
@@ -108,7 +108,7 @@ class Lineup:
         A bot that cannot be brought up gets a failed channel: its seat plays on and every
         request to it returns a ``connect`` fault, for the game's policy to judge. If
         connecting is cancelled (Ctrl-C, SIGTERM) or fails for a reason that is not a bot's
-        (:class:`~kernel.errors.SetupError`), the channels already opened are closed before
+        (:class:`~arena_kernel.errors.SetupError`), the channels already opened are closed before
         that propagates: a caller that never receives them cannot leak their bots.
         ``log_dir`` is created only by a bot that writes to its stderr log.
         """

@@ -1,9 +1,9 @@
 """Scorers: turning stored game outcomes into standings tables."""
 
-from kernel.scoring.base import GameResult, Scorer, Standings
-from kernel.scoring.elo import EloScorer, Rating, fit_elo
-from kernel.scoring.multiplayer import OpenSkillScorer
-from kernel.scoring.wins import WinsScorer
+from arena_kernel.scoring.base import GameResult, Scorer, Standings
+from arena_kernel.scoring.elo import EloScorer, Rating, fit_elo
+from arena_kernel.scoring.multiplayer import OpenSkillScorer
+from arena_kernel.scoring.wins import WinsScorer
 
 __all__ = [
     "EloScorer",

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 
 class GameResult(Protocol):
-    """What a scorer reads of one game (:class:`kernel.store.StoredGame` is one).
+    """What a scorer reads of one game (:class:`arena_kernel.store.StoredGame` is one).
 
     ``ranks[seat]`` is 1 for the winner(s), equal ranks tie; ``seating[seat]`` names the bot.
     """

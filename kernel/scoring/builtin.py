@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kernel import hookimpl
-from kernel.hookspecs import Register
-from kernel.scoring.elo import EloScorer
-from kernel.scoring.multiplayer import OpenSkillScorer
-from kernel.scoring.wins import WinsScorer
+from arena_kernel.hookspecs import Register
+from arena_kernel.markers import hookimpl
+from arena_kernel.scoring.elo import EloScorer
+from arena_kernel.scoring.multiplayer import OpenSkillScorer
+from arena_kernel.scoring.wins import WinsScorer
 
 
 @hookimpl

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kernel.scoring.base import GameResult, Scorer, Standings, plural
+from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""

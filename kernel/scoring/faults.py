@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from kernel.scoring.base import GameResult, Standings, roster
+from arena_kernel.scoring.base import GameResult, Standings, roster
 
 
 class FaultedResult(GameResult, Protocol):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from kernel.scoring.base import GameResult, Scorer, Standings, plural
+from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural
 
 
 class OpenSkillScorer(Scorer):

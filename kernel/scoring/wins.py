@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kernel.scoring.base import GameResult, Scorer, Standings
+from arena_kernel.scoring.base import GameResult, Scorer, Standings
 
 
 @dataclass

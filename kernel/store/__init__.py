@@ -1,5 +1,5 @@
 """The results store: runs, games, seats, faults and event logs in one SQLite file."""
 
-from kernel.store.sqlite import SCHEMA_VERSION, GameDetail, Store, StoredGame
+from arena_kernel.store.sqlite import SCHEMA_VERSION, GameDetail, Store, StoredGame
 
 __all__ = ["SCHEMA_VERSION", "GameDetail", "Store", "StoredGame"]

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kernel.errors import SetupError
+from arena_kernel.errors import SetupError
 
 
 def lock_path(database: Path) -> Path:

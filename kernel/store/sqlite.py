@@ -24,8 +24,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from kernel.errors import ArenaError
-from kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
+from arena_kernel.errors import ArenaError
+from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
 
 APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
@@ -107,7 +107,7 @@ class StoredGame:
     """One stored game's outcome: what scorers and the results table need, nothing more.
 
     ``seating`` names the bot in each seat; ``ranks``, ``scores`` and ``disqualified`` are
-    per seat as in :class:`~kernel.games.base.Outcome`.
+    per seat as in :class:`~arena_kernel.games.base.Outcome`.
     """
 
     game_id: int

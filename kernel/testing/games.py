@@ -1,8 +1,8 @@
-"""The test games as a plugin module: ``plugins = ["kernel.testing.games"]``."""
+"""The test games as a plugin module: ``plugins = ["arena_kernel.testing.games"]``."""
 
-from kernel import hookimpl
-from kernel.testing.nim import Nim
-from kernel.testing.rps import Rps
+from arena_kernel.markers import hookimpl
+from arena_kernel.testing.nim import Nim
+from arena_kernel.testing.rps import Rps
 
 
 @hookimpl

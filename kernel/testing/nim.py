@@ -1,6 +1,6 @@
 """Nim, the kernel's test game: take 1 to 3 stones, whoever takes the last one wins.
 
-Protocol (shown for the ``line`` codec; see :mod:`kernel.testing.wire` for the others):
+Protocol (shown for the ``line`` codec; see :mod:`arena_kernel.testing.wire` for the others):
 ``start <seat> <players> <pile>`` (no reply), then ``move <pile>`` -> ``take <k>``, and
 ``took <seat> <k> <left>`` to every seat after each move, ``over <winner>`` at the end.
 A seat whose reply is missing, late, unreadable or illegal is out of the game; the game
@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
-from kernel.testing.wire import from_wire, to_wire
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
+from arena_kernel.testing.wire import from_wire, to_wire
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Reply, Table
+    from arena_kernel.referee.table import Reply, Table
 
 MAX_TAKE = 3
 
@@ -66,13 +66,13 @@ class Nim(Game):
     bots = {
         "optimal": BuiltinBot(
             "leaves a multiple of four",
-            "kernel.testing.nim_bot",
+            "arena_kernel.testing.nim_bot",
             ("optimal",),
             inproc=lambda: NimBot("optimal"),
         ),
         "random": BuiltinBot(
             "takes a random legal number",
-            "kernel.testing.nim_bot",
+            "arena_kernel.testing.nim_bot",
             ("random",),
             inproc=lambda: NimBot("random"),
         ),

@@ -1,8 +1,11 @@
-"""Nim bot as a program: ``python -m kernel.testing.nim_bot optimal|random [--tcp HOST PORT]``."""
+"""Nim bot as a program.
 
-from kernel.bots.serve import main
-from kernel.codecs.line import LineCodec
-from kernel.testing.nim import NimBot
+``python -m arena_kernel.testing.nim_bot optimal|random [--tcp HOST PORT]``
+"""
+
+from arena_kernel.bots.serve import main
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.testing.nim import NimBot
 
 if __name__ == "__main__":
     main(

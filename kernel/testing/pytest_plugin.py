@@ -5,9 +5,9 @@
 - ``arena_register``: register a plugin module or object for this test only and get the
   resulting registries (a load error fails the test with the kernel's message).
 - ``scripted_bot``: the argv of a real bot process that follows a script of answers
-  (see :mod:`kernel.testing.scripted`), to put in a match file's ``cmd``.
+  (see :mod:`arena_kernel.testing.scripted`), to put in a match file's ``cmd``.
 - ``arena_match``: write a match file for a game and some bots into the test's temporary
-  folder (database and logs there too), ready for ``kernel.runner.api.run_match``.
+  folder (database and logs there too), ready for ``arena_kernel.runner.api.run_match``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 import pluggy
 import pytest
 
-from kernel.plugins.manager import get_plugin_manager, load_registries, register_plugin
-from kernel.plugins.registry import Registries
+from arena_kernel.registries.manager import get_plugin_manager, load_registries, register_plugin
+from arena_kernel.registries.registry import Registries
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def scripted_bot() -> Callable[..., list[str]]:
     def argv(
         steps: list[dict[str, Any]], *, framing: str = "line", only: str = "", tcp: bool = False
     ) -> list[str]:
-        cmd = [sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps)]
+        cmd = [sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps)]
         cmd += ["--framing", framing]
         if only:
             cmd += ["--only", only]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kernel.model import Event
-from kernel.runner.run import RunSummary
-from kernel.store import GameDetail, Store, StoredGame
+from arena_kernel.model import Event
+from arena_kernel.runner.run import RunSummary
+from arena_kernel.store import GameDetail, Store, StoredGame
 
 
 def stored_games(summary: RunSummary) -> list[tuple[StoredGame, GameDetail, list[Event]]]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Table
+    from arena_kernel.referee.table import Table
 
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 
@@ -49,12 +49,12 @@ class Rps(Game):
     bots = {
         "random": BuiltinBot(
             "uniform random throws",
-            "kernel.testing.rps_bot",
+            "arena_kernel.testing.rps_bot",
             ("random",),
             inproc=lambda: RpsBot("random"),
         ),
         "rock": BuiltinBot(
-            "always rock", "kernel.testing.rps_bot", ("rock",), inproc=lambda: RpsBot("rock")
+            "always rock", "arena_kernel.testing.rps_bot", ("rock",), inproc=lambda: RpsBot("rock")
         ),
     }
 

@@ -1,8 +1,11 @@
-"""RPS bot as a program: ``python -m kernel.testing.rps_bot random|rock [--tcp HOST PORT]``."""
+"""RPS bot as a program.
 
-from kernel.bots.serve import main
-from kernel.codecs.line import LineCodec
-from kernel.testing.rps import RpsBot
+``python -m arena_kernel.testing.rps_bot random|rock [--tcp HOST PORT]``
+"""
+
+from arena_kernel.bots.serve import main
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.testing.rps import RpsBot
 
 if __name__ == "__main__":
     main(

@@ -1,6 +1,6 @@
 """A scripted bot: a real process whose every answer is written in a test.
 
-``python -m kernel.testing.scripted STEPS_JSON [--framing line|raw] [--only PREFIX]
+``python -m arena_kernel.testing.scripted STEPS_JSON [--framing line|raw] [--only PREFIX]
 [--tcp HOST PORT]``. For each message the bot reads, it performs the next step (the last
 step repeats); with ``--only``, only messages starting with PREFIX take a step (the
 requests of a protocol that also sends notifications), the others are read and ignored:

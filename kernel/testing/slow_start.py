@@ -1,6 +1,6 @@
 """Any bot, made slow to start: nothing it writes reaches the arena before N seconds.
 
-``python -m kernel.testing.slow_start SECONDS -- COMMAND...`` runs COMMAND and relays its
+``python -m arena_kernel.testing.slow_start SECONDS -- COMMAND...`` runs COMMAND and relays its
 messages, holding back whatever the bot writes until SECONDS after the start: from the
 arena's side, a bot whose first reply takes that long (a cold JVM, a Racket course bot
 compiled from source, an interpreter on a busy machine). A game that honours the start-up

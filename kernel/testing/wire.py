@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel.codecs.sexpr import Symbol
+from arena_kernel.codecs.sexpr import Symbol
 
 
 def to_wire(codec: str, verb: str, *args: Any) -> Any:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from kernel.codecs.base import Codec
-from kernel.errors import OptionError
+from arena_kernel.codecs.base import Codec
+from arena_kernel.errors import OptionError
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]
@@ -113,7 +113,7 @@ class Transport(ABC):
 
     async def prepare(self) -> None:  # noqa: B027 - optional hook with a no-op default
         """Acquire and check what every connection will need (a listening socket), before
-        the first game; raise :class:`~kernel.errors.SetupError` when that fails, so that a
+        the first game; raise :class:`~arena_kernel.errors.SetupError` when that fails, so that a
         broken set-up stops the run before any game is played."""
 
     @abstractmethod

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kernel import hookimpl
-from kernel.hookspecs import Register
-from kernel.transports.inproc import InprocTransport
-from kernel.transports.stdio import StdioTransport
-from kernel.transports.tcp import TcpTransport
+from arena_kernel.hookspecs import Register
+from arena_kernel.markers import hookimpl
+from arena_kernel.transports.inproc import InprocTransport
+from arena_kernel.transports.stdio import StdioTransport
+from arena_kernel.transports.tcp import TcpTransport
 
 
 @hookimpl

@@ -7,9 +7,9 @@ import asyncio
 import os
 import time
 
-from kernel.transports.base import Connection, OnClosed, OnData
-from kernel.transports.process import BotProcess
-from kernel.transports.stderr_log import READ_SIZE
+from arena_kernel.transports.base import Connection, OnClosed, OnData
+from arena_kernel.transports.process import BotProcess
+from arena_kernel.transports.stderr_log import READ_SIZE
 
 EXIT_WINDOW = 0.05
 """How long an end of output waits for the process exit that usually comes with it.

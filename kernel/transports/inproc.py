@@ -11,10 +11,17 @@ import contextlib
 import time
 import traceback
 
-from kernel.bots.logic import BotLogic
-from kernel.model import Fault
-from kernel.transports.base import ConnectError, Connection, Launch, OnClosed, OnData, Transport
-from kernel.transports.stderr_log import discard_stale_log, stderr_log_path
+from arena_kernel.bots.logic import BotLogic
+from arena_kernel.model import Fault
+from arena_kernel.transports.base import (
+    ConnectError,
+    Connection,
+    Launch,
+    OnClosed,
+    OnData,
+    Transport,
+)
+from arena_kernel.transports.stderr_log import discard_stale_log, stderr_log_path
 
 
 def _raised(exc: BaseException) -> str:

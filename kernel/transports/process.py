@@ -6,8 +6,8 @@ whatever it forked. Its exit is watched through a pidfd on the event loop (no ch
 no threads), and the leader is left a zombie until :meth:`BotProcess.end` reaps it: as long
 as the zombie exists its pid, and so the group id we signal, cannot be reused by anyone else.
 What left the group (``setsid``, a double fork) is found and ended by the
-:mod:`~kernel.transports.reaper` once the group is gone, and a bot whose arena dies is
-killed with it (a parent-death signal, then the :mod:`~kernel.transports.warden`).
+:mod:`~arena_kernel.transports.reaper` once the group is gone, and a bot whose arena dies is
+killed with it (a parent-death signal, then the :mod:`~arena_kernel.transports.warden`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import subprocess
 import time
 from collections.abc import Iterator, Mapping
 
-from kernel.errors import SetupError
-from kernel.transports.base import ConnectError, Launch, Limits
-from kernel.transports.procfs import group_members, stat_fields
-from kernel.transports.reaper import TAG, reaper
-from kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
-from kernel.transports.unstoppable import to_the_end
+from arena_kernel.errors import SetupError
+from arena_kernel.transports.base import ConnectError, Launch, Limits
+from arena_kernel.transports.procfs import group_members, stat_fields
+from arena_kernel.transports.reaper import TAG, reaper
+from arena_kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
+from arena_kernel.transports.unstoppable import to_the_end
 
 GROUP_EXIT_LIMIT = 5.0
 """How long :meth:`BotProcess.end` waits for SIGKILLed group members to be gone. Dying is
@@ -113,8 +113,8 @@ def launcher(limits: Limits) -> list[str]:
 
     ``setpriv`` gives the bot a parent-death signal (SIGKILL when the arena dies, even by
     ``kill -9``; a bot started in the very instant the arena dies may miss it, and is
-    then the :mod:`~kernel.transports.warden`'s) and ``no_new_privs`` (the mark of a
-    bot's process, see :mod:`~kernel.transports.reaper`; it also keeps set-user-ID
+    then the :mod:`~arena_kernel.transports.warden`'s) and ``no_new_privs`` (the mark of a
+    bot's process, see :mod:`~arena_kernel.transports.reaper`; it also keeps set-user-ID
     programs from raising a bot's privileges); ``prlimit`` sets its resource limits
     (:func:`limit_options`).
     Programs rather than Python code between fork and exec: see :func:`limit_options`.
@@ -240,7 +240,7 @@ class BotProcess:
         """SIGTERM the group, SIGKILL it after ``grace`` s (or as soon as the leader is gone),
         reap the leader, then end whatever the bot started outside its group. Idempotent.
         A caller cancelled meanwhile still waits for the end (see
-        :mod:`~kernel.transports.unstoppable`); if the ending itself is cancelled (the
+        :mod:`~arena_kernel.transports.unstoppable`); if the ending itself is cancelled (the
         event loop shutting down), it finishes at once, blocking.
 
         The group is signalled even when the leader has already exited: a child it forked

@@ -28,7 +28,7 @@ carry neither the tag nor the mark, and are never touched.
 
 A cgroup per bot would tell the same without tags, but is not used: moving the bot into
 it before it can fork needs code between fork and exec in the referee (which must not run
-any, see :func:`kernel.transports.process.limit_options`) or one more program in every
+any, see :func:`arena_kernel.transports.process.limit_options`) or one more program in every
 bot's start, and it needs a writable cgroup tree, which an ordinary user rarely has.
 """
 
@@ -42,9 +42,15 @@ import os
 import secrets
 import time
 
-from kernel.errors import SetupError
-from kernel.transports.procfs import Stat, all_processes, environ_value, no_new_privs, read_stat
-from kernel.transports.subtree import POLL, all_dead, kill_trees, wait_dead
+from arena_kernel.errors import SetupError
+from arena_kernel.transports.procfs import (
+    Stat,
+    all_processes,
+    environ_value,
+    no_new_privs,
+    read_stat,
+)
+from arena_kernel.transports.subtree import POLL, all_dead, kill_trees, wait_dead
 
 TAG = "ARENA_TAG"
 """The environment variable that ties a process to the bot it descends from."""

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from kernel.errors import SetupError
-from kernel.transports.base import Launch
+from arena_kernel.errors import SetupError
+from arena_kernel.transports.base import Launch
 
 READ_SIZE = 65536
 """One ``os.read`` per readiness event; large enough that a big message is a few reads."""

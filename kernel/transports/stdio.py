@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
-from kernel.transports.fd_connection import FdConnection
-from kernel.transports.process import arena_descriptors, spawn
+from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from arena_kernel.transports.fd_connection import FdConnection
+from arena_kernel.transports.process import arena_descriptors, spawn
 
 
 class StdioTransport(Transport):

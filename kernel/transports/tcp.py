@@ -2,7 +2,7 @@
 
 This is how the contest servers of Speed Clue and Liar's Dice ran: the bot is given a host
 and a port and connects. A connection gets a seat only when it is proven to be that seat's
-(see :mod:`kernel.transports.tcp_listener`), and a started bot is proven by the processes
+(see :mod:`arena_kernel.transports.tcp_listener`), and a started bot is proven by the processes
 holding the connection's client end, never by when it arrived:
 
 - A bot the arena starts gets a listening port of its own (``{port}``, ``ARENA_PORT``),
@@ -24,12 +24,12 @@ import socket
 import subprocess
 from typing import Any
 
-from kernel.errors import OptionError, SetupError
-from kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
-from kernel.transports.fd_connection import FdConnection
-from kernel.transports.peers import Address, ip_address
-from kernel.transports.process import BotProcess, spawn
-from kernel.transports.tcp_listener import Claim, Listener, describe_os_error, open_listener
+from arena_kernel.errors import OptionError, SetupError
+from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from arena_kernel.transports.fd_connection import FdConnection
+from arena_kernel.transports.peers import Address, ip_address
+from arena_kernel.transports.process import BotProcess, spawn
+from arena_kernel.transports.tcp_listener import Claim, Listener, describe_os_error, open_listener
 
 
 class TcpTransport(Transport):
@@ -38,7 +38,7 @@ class TcpTransport(Transport):
 
     A bot with a command is started with ``{host}``, ``{port}`` and ``{identifier}`` in its
     argv (and ``ARENA_HOST``, ``ARENA_PORT``, ``ARENA_ID`` in its environment). Failing to
-    listen is the arena's set-up failure (:class:`~kernel.errors.SetupError`), never a
+    listen is the arena's set-up failure (:class:`~arena_kernel.errors.SetupError`), never a
     bot's fault.
     """
 

@@ -1,14 +1,14 @@
 """The warden: a small process per run that ends the run's bots if the arena dies.
 
 A bot's leader gets SIGKILL when the arena dies (its parent-death signal, see
-:func:`kernel.transports.process.launcher`), but what the bot forked does not, and a bot
+:func:`arena_kernel.transports.process.launcher`), but what the bot forked does not, and a bot
 that ignores the end of its input would run on for ever after a ``kill -9`` of the arena,
 an out-of-memory kill or a crash. The warden covers that: a child of the arena (never of a
 bot), in a session of its own (a Ctrl-C meant for the arena does not reach it), it waits
 on a pipe whose other end only the arena holds. At the end of a normal run the arena
 writes ``done`` and closes it, and the warden exits. If the pipe ends without ``done``, the
 arena is gone: the warden stops and kills every process carrying the arena's tag (see
-:mod:`~kernel.transports.reaper`) with everything below it, until none is left, and exits.
+:mod:`~arena_kernel.transports.reaper`) with everything below it, until none is left, and exits.
 
 It is started with ``python -I``, so that nothing in the user's environment
 (``PYTHONPATH``, a ``sitecustomize``) can change what it runs.
@@ -25,10 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from kernel.transports.process import arena_descriptors
-from kernel.transports.procfs import with_environ
-from kernel.transports.reaper import TAG, given_by, reaper
-from kernel.transports.subtree import POLL, kill_trees, wait_dead
+from arena_kernel.transports.process import arena_descriptors
+from arena_kernel.transports.procfs import with_environ
+from arena_kernel.transports.reaper import TAG, given_by, reaper
+from arena_kernel.transports.subtree import POLL, kill_trees, wait_dead
 
 DONE = b"done"
 """What the arena writes to its warden at the end of a normal run."""
@@ -41,7 +41,7 @@ unless a process is stuck in an uninterruptible wait."""
 _SOURCE_ROOT = Path(__file__).resolve().parents[2]
 _BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from kernel.transports.warden import main; main(sys.argv[2])"
+    "from arena_kernel.transports.warden import main; main(sys.argv[2])"
 )
 
 
@@ -73,7 +73,7 @@ class Warden:
     @classmethod
     def start(cls) -> Warden:
         """Start the warden of this arena process's bots; raises
-        :class:`~kernel.errors.SetupError` when out of file descriptors."""
+        :class:`~arena_kernel.errors.SetupError` when out of file descriptors."""
         what = "the warden of the bots"
         with arena_descriptors(what):
             read_end, write_end = os.pipe()

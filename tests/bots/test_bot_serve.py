@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kernel.bots.serve import main, serve
-from kernel.codecs.line import LineCodec
+from arena_kernel.bots.serve import main, serve
+from arena_kernel.codecs.line import LineCodec
 
 
 class Picky:

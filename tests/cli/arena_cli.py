@@ -19,7 +19,7 @@ def arena(
     """``arena ARGS`` in a child process; ``prefix`` runs it under another command
     (``prlimit``), ``env`` adds to the environment."""
     return subprocess.run(
-        [*prefix, sys.executable, "-m", "kernel.cli.main", *args],
+        [*prefix, sys.executable, "-m", "arena_kernel.cli.main", *args],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -1,7 +1,7 @@
 """A plugin module for tests: ``stdio`` whose set-up breaks in the middle of a run.
 
 With ``ARENA_TEST_SETUP_BREAKS_AFTER=N`` in the environment, the ``flaky-stdio`` transport
-starts N bots and then raises :class:`~kernel.errors.SetupError` for every further one, as
+starts N bots and then raises :class:`~arena_kernel.errors.SetupError` for every further one, as
 the real transports do when the arena runs out of file descriptors or cannot write its
 logs. The variable is not part of the match file, so a run without it resumes the run that
 broke.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 
-from kernel import hookimpl
-from kernel.errors import SetupError
-from kernel.hookspecs import Register
-from kernel.transports.base import Connection, Launch
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.errors import SetupError
+from arena_kernel.hookspecs import Register
+from arena_kernel.markers import hookimpl
+from arena_kernel.transports.base import Connection, Launch
+from arena_kernel.transports.stdio import StdioTransport
 
 BREAKS_AFTER = "ARENA_TEST_SETUP_BREAKS_AFTER"
 

@@ -21,7 +21,7 @@ def test_every_command_has_help() -> None:
 
 
 def test_plugins_lists_builtins_with_their_source() -> None:
-    result = arena("plugins", "-p", "kernel.testing.games")
+    result = arena("plugins", "-p", "arena_kernel.testing.games")
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     for name in (
@@ -37,7 +37,9 @@ def test_plugins_lists_builtins_with_their_source() -> None:
         "openskill",
     ):
         assert any(line.split()[:3] == [name, "arena", "(built-in)"] for line in lines), name
-    assert any(line.startswith("nim ") and "plugin kernel.testing.games" in line for line in lines)
+    assert any(
+        line.startswith("nim ") and "plugin arena_kernel.testing.games" in line for line in lines
+    )
 
 
 def test_run_standings_and_replay(tmp_path: Path) -> None:
@@ -66,20 +68,20 @@ def test_run_standings_and_replay(tmp_path: Path) -> None:
 
 def test_init_writes_a_match_file_that_runs(tmp_path: Path) -> None:
     out = tmp_path / "starter.toml"
-    made = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    made = arena("init", "nim", "-p", "arena_kernel.testing.games", "-o", str(out))
     assert made.returncode == 0, made.stderr
     text = out.read_text()
     assert text.lstrip().startswith("#") and 'game = "nim"' in text
-    assert 'plugins = ["kernel.testing.games"]' in text.splitlines()
+    assert 'plugins = ["arena_kernel.testing.games"]' in text.splitlines()
     result = arena("run", "-q", str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    again = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    again = arena("init", "nim", "-p", "arena_kernel.testing.games", "-o", str(out))
     one_error_line(again, "already exists")
 
 
 def test_init_into_a_missing_folder_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "no" / "such" / "folder" / "starter.toml"
-    made = arena("init", "nim", "-p", "kernel.testing.games", "-o", str(out))
+    made = arena("init", "nim", "-p", "arena_kernel.testing.games", "-o", str(out))
     one_error_line(made, str(out), f"there is no folder {out.parent}")
     assert not (tmp_path / "no").exists()
 
@@ -103,7 +105,7 @@ TWO_BOTS = '[[bots]]\nname = "a"\nbuiltin = "optimal"\n[[bots]]\nname = "b"\nbui
 )
 def test_a_bad_match_file_gets_one_clear_message(tmp_path: Path, text: str, expected: str) -> None:
     match = tmp_path / "bad.toml"
-    match.write_text('plugins = ["kernel.testing.games"]\n' + text)
+    match.write_text('plugins = ["arena_kernel.testing.games"]\n' + text)
     one_error_line(arena("run", str(match)), str(match), expected)
 
 

@@ -139,7 +139,7 @@ def test_a_second_run_on_the_same_database_refuses_until_the_first_is_gone(
     path = write_match(nim_tcp(free_port(), games=40, concurrency=1))
     db = tmp_path / "results.sqlite"
     first = subprocess.Popen(
-        [sys.executable, "-m", "kernel.cli.main", "run", "-q", str(path)],
+        [sys.executable, "-m", "arena_kernel.cli.main", "run", "-q", str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -252,7 +252,7 @@ def test_a_set_up_failure_in_the_middle_stops_the_run_and_the_next_run_plays_the
     path = write_match(
         """
         game = "nim"
-        plugins = ["kernel.testing.games", "flaky_transport"]
+        plugins = ["arena_kernel.testing.games", "flaky_transport"]
         transport = "flaky-stdio"
         games = 10
         concurrency = 2

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from kernel.codecs.base import Decoded, Decoder
+from arena_kernel.codecs.base import Decoded, Decoder
 
 Feed = Callable[..., list[Decoded]]
 Peak = Callable[[Callable[[], object]], int]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pluggy
 
-from kernel import PROJECT, hookspecs
-from kernel.codecs import builtin
-from kernel.codecs.base import Codec
+from arena_kernel import hookspecs
+from arena_kernel.codecs import builtin
+from arena_kernel.codecs.base import Codec
+from arena_kernel.markers import PROJECT
 
 
 def test_the_four_codecs_are_registered_with_a_summary() -> None:

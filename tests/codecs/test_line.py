@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernel.codecs.line import LineCodec
-from kernel.model import Fault, FaultKind
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import Fault, FaultKind
 
 MIB = 1 << 20
 CHUNK = 64 << 10

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernel.codecs.raw import RawCodec
-from kernel.model import Fault, FaultKind
+from arena_kernel.codecs.raw import RawCodec
+from arena_kernel.model import Fault, FaultKind
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1).filter(
     lambda t: t.rstrip("\r\n\0")

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernel.codecs.sexpr import SexprCodec, Symbol
-from kernel.model import Fault, FaultKind
+from arena_kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.model import Fault, FaultKind
 
 MIB = 1 << 20
 CHUNK = 64 << 10

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from match_fakes import Nim, Rps, Stones, make_registries
 
-from kernel.errors import MatchFileError
-from kernel.match.loader import load_match
-from kernel.match.spec import MatchSpec
-from kernel.plugins.registry import Registries
+from arena_kernel.errors import MatchFileError
+from arena_kernel.match.loader import load_match
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.registries.registry import Registries
 
 
 @pytest.fixture

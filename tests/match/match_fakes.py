@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.match.spec import BotSpec, MatchSpec
-from kernel.plugins.registry import Entry, Registries
-from kernel.referee.clocks import Clocks
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.registries.registry import Entry, Registries
 
 
 class FakeGame(Game):

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from match_fakes import FakeGame, Nim, Rps, Stones, make_registries
 
-from kernel.errors import MatchFileError, PluginError
-from kernel.match.loader import find_line, load_match, read_toml, validate
-from kernel.match.spec import BotSpec, MatchSpec
-from kernel.transports.base import Limits
+from arena_kernel.errors import MatchFileError, PluginError
+from arena_kernel.match.loader import find_line, load_match, read_toml, validate
+from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.transports.base import Limits
 
 Fails = Callable[[str], str]
 Load = Callable[[str], MatchSpec]

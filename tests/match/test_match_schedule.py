@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from match_fakes import make_spec
 
-from kernel.match.schedule import assign_sessions, derive_seed, schedule, seatings
-from kernel.model import ScheduledGame
+from arena_kernel.match.schedule import assign_sessions, derive_seed, schedule, seatings
+from arena_kernel.model import ScheduledGame
 
 
 def test_seeds_are_deterministic_distinct_and_63_bit() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.match.spec import BotSpec, MatchSpec
 
 HEAD = 'game = "stones"\ntransport = "tcp"\n'
 TWO_BOTS = """

@@ -10,10 +10,10 @@ from collections.abc import Callable
 import pytest
 from match_fakes import FakeGame, make_registries, make_spec
 
-from kernel.match.loader import default_scorers, load_match
-from kernel.match.schedule import schedule, seatings
-from kernel.match.spec import MatchSpec
-from kernel.match.starter import starter_file
+from arena_kernel.match.loader import default_scorers, load_match
+from arena_kernel.match.schedule import schedule, seatings
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.match.starter import starter_file
 
 Fails = Callable[[str], str]
 Load = Callable[[str], MatchSpec]

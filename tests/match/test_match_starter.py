@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from match_fakes import FakeGame, Nim, Rps, Stones, make_registries
 
-from kernel.errors import PluginError
-from kernel.games.base import BuiltinBot, Game, Option
-from kernel.match.loader import validate
-from kernel.match.starter import MAX_LISTED_BOTS, starter_file
-from kernel.referee.clocks import Clocks
+from arena_kernel.errors import PluginError
+from arena_kernel.games.base import BuiltinBot, Game, Option
+from arena_kernel.match.loader import validate
+from arena_kernel.match.starter import MAX_LISTED_BOTS, starter_file
+from arena_kernel.referee.clocks import Clocks
 
 
 class Crowd(FakeGame):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kernel import hookspecs
+from arena_kernel import hookspecs
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOKS = sorted(

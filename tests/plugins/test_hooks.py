@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from kernel import hookimpl
-from kernel.codecs.line import LineCodec
-from kernel.runner.api import run_match
-from kernel.scoring.base import Scorer, Standings
-from kernel.testing.nim import Nim
-from kernel.transports.inproc import InprocTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.markers import hookimpl
+from arena_kernel.runner.api import run_match
+from arena_kernel.scoring.base import Scorer, Standings
+from arena_kernel.testing.nim import Nim
+from arena_kernel.transports.inproc import InprocTransport
 
 
 def _module(**hooks: Any) -> types.ModuleType:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kernel import hookimpl
-from kernel.errors import PluginError
-from kernel.plugins.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
+from arena_kernel.errors import PluginError
+from arena_kernel.markers import hookimpl
+from arena_kernel.registries.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
 
 
 def test_builtins_are_registered_through_the_hooks() -> None:
@@ -100,8 +100,8 @@ def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (tmp_path / "arena_fakegame_plugin.py").write_text(
         textwrap.dedent(
             """
-            from kernel import hookimpl
-            from kernel.testing.nim import Nim
+            from arena_kernel.markers import hookimpl
+            from arena_kernel.testing.nim import Nim
 
             class FakeGame(Nim):
                 name = "fakegame"

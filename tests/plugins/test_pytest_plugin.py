@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import types
 
-from kernel import hookimpl
-from kernel.runner.api import run_match
-from kernel.testing.nim import Nim
+from arena_kernel.markers import hookimpl
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.nim import Nim
 
 
 def test_arena_match_writes_a_runnable_match_file(arena_match, scripted_bot) -> None:
     path = arena_match(
         "nim",
         {"script": scripted_bot([{"reply": "take 1"}]), "optimal": "optimal"},
-        'plugins = ["kernel.testing.games"]\n[game_options]\npile = 4',
+        'plugins = ["arena_kernel.testing.games"]\n[game_options]\npile = 4',
     )
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors

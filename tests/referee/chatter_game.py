@@ -11,9 +11,9 @@ memory unless the arena bounds it.
 
 from __future__ import annotations
 
-from kernel import hookimpl
-from kernel.games.base import Game, Option, Outcome
-from kernel.referee.table import Table
+from arena_kernel.games.base import Game, Option, Outcome
+from arena_kernel.markers import hookimpl
+from arena_kernel.referee.table import Table
 
 
 class Chatter(Game):

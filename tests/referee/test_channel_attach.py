@@ -7,14 +7,14 @@ import asyncio
 import sys
 from pathlib import Path
 
-from kernel.codecs.line import LineCodec
-from kernel.model import Fault, FaultKind
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import EventLog
-from kernel.referee.table import Table
-from kernel.transports.base import BotProgram, Connection, Launch, Limits, OnClosed, OnData
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import Fault, FaultKind
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import BotProgram, Connection, Launch, Limits, OnClosed, OnData
+from arena_kernel.transports.stdio import StdioTransport
 
 
 class Wire(Connection):

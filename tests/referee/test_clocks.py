@@ -9,18 +9,18 @@ import sys
 import time
 from pathlib import Path
 
-from kernel.codecs.line import LineCodec
-from kernel.model import FaultKind
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import EventLog
-from kernel.referee.table import Table
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.stdio import StdioTransport
 
 
 def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
+    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 async def open_table(

@@ -10,15 +10,15 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from kernel.codecs.line import LineCodec
-from kernel.model import FaultKind
-from kernel.referee.channel import MAX_PENDING, PENDING_BYTES_IN_MESSAGES, Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS, EventLog
-from kernel.referee.table import Table
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.fd_connection import MAX_UNSENT
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.channel import MAX_PENDING, PENDING_BYTES_IN_MESSAGES, Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS, EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.fd_connection import MAX_UNSENT
+from arena_kernel.transports.stdio import StdioTransport
 
 CLOCKS = Clocks(startup=0.0, reply=2.0, grace=0.05)
 BOTS = Path(__file__).parent.parent / "bots"
@@ -51,7 +51,7 @@ async def gone(pid: int, within: float = 5.0) -> bool:
 
 
 def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
+    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 def test_unsolicited_messages_are_logged_up_to_a_cap_then_counted(tmp_path: Path) -> None:

@@ -13,10 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS
-from kernel.runner.api import run_match
-from kernel.store import Store
-from kernel.transports.fd_connection import MAX_UNSENT
+from arena_kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
+from arena_kernel.transports.fd_connection import MAX_UNSENT
 
 BOTS = Path(__file__).parent.parent / "bots"
 ARENA = str(Path(sys.executable).parent / "arena")
@@ -52,7 +52,7 @@ def stored(database: Path, games: int) -> list:
 def test_a_flooding_bot_is_cut_off_and_the_games_beside_it_never_notice(
     write_match: Callable[..., Path], no_leftover_processes
 ) -> None:
-    innocent = [sys.executable, "-m", "kernel.testing.rps_bot", "random", "--tcp"]
+    innocent = [sys.executable, "-m", "arena_kernel.testing.rps_bot", "random", "--tcp"]
     innocent += ["{host}", "{port}"]
     path = write_match(
         f"""

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from kernel.codecs.line import LineCodec
-from kernel.model import FaultKind
-from kernel.referee.channel import Channel
-from kernel.referee.clocks import Clocks
-from kernel.referee.eventlog import EventLog
-from kernel.referee.table import Table
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.stdio import StdioTransport
 
 QUICK = Clocks(startup=0.0, reply=1.0, grace=0.05)
 """No start-up clock: a bot's first request has only its own limit, like every later one
@@ -25,7 +25,7 @@ QUICK = Clocks(startup=0.0, reply=1.0, grace=0.05)
 
 
 def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "kernel.testing.scripted", json.dumps(steps))
+    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 async def open_table(

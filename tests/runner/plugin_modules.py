@@ -6,7 +6,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from kernel import hookimpl
+from arena_kernel.markers import hookimpl
 
 
 def games_plugin(*games: type, **hooks: Callable[..., Any]) -> types.ModuleType:

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from plugin_modules import games_plugin
 
-from kernel.codecs.line import LineCodec
-from kernel.games.base import BuiltinBot, Game, Outcome
-from kernel.match.spec import BotSpec, MatchSpec
-from kernel.plugins.manager import get_plugin_manager, load_registries
-from kernel.referee.clocks import Clocks
-from kernel.runner.api import run_match
-from kernel.runner.seating import Lineup
-from kernel.store import Store
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.games.base import BuiltinBot, Game, Outcome
+from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.runner.api import run_match
+from arena_kernel.runner.seating import Lineup
+from arena_kernel.store import Store
 
 
 class PlainBot:

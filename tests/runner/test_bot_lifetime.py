@@ -23,17 +23,17 @@ from pathlib import Path
 import pytest
 from plugin_modules import games_plugin
 
-from kernel.codecs.line import LineCodec
-from kernel.referee.channel import Channel
-from kernel.referee.table import Table
-from kernel.runner.api import prepare, run_match
-from kernel.runner.run import Runner
-from kernel.runner.seating import Lineup, close_all
-from kernel.store import Store
-from kernel.testing.rps import Rps
-from kernel.transports.base import BotProgram, Launch, Limits
-from kernel.transports.procfs import read_stat, with_environ
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.table import Table
+from arena_kernel.runner.api import prepare, run_match
+from arena_kernel.runner.run import Runner
+from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.store import Store
+from arena_kernel.testing.rps import Rps
+from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.procfs import read_stat, with_environ
+from arena_kernel.transports.stdio import StdioTransport
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 ESCAPERS = {
@@ -41,7 +41,7 @@ ESCAPERS = {
     "shell": (str(BOTS / "escaper.sh"),),
 }
 PROBE = "LEAK_PROBE"
-ARENA = (sys.executable, "-m", "kernel.cli.main", "run", "--quiet")
+ARENA = (sys.executable, "-m", "arena_kernel.cli.main", "run", "--quiet")
 
 
 def living(pid: int) -> bool:

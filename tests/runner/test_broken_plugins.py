@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from plugin_modules import games_plugin
 
-from kernel.model import Outcome
-from kernel.runner.api import run_match
-from kernel.testing.nim import Nim
-from kernel.testing.rps import Rps
+from arena_kernel.model import Outcome
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.nim import Nim
+from arena_kernel.testing.rps import Rps
 
 
 class Flaky(Nim):

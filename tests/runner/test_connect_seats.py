@@ -9,14 +9,14 @@ import sys
 import textwrap
 from pathlib import Path
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 REMOTE_BOT = """
 import socket, sys, time
-from kernel.bots.serve import serve
-from kernel.codecs.line import LineCodec
-from kernel.testing.nim import NimBot
+from arena_kernel.bots.serve import serve
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.testing.nim import NimBot
 
 port, games = int(sys.argv[1]), int(sys.argv[2])
 for _ in range(games):  # a new connection per game: seats live for one game

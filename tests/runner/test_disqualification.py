@@ -9,11 +9,11 @@ import sys
 
 from plugin_modules import games_plugin
 
-from kernel.model import Outcome
-from kernel.runner.api import run_match
-from kernel.store import Store
-from kernel.testing.nim import Nim
-from kernel.testing.rps import BEATS, Rps
+from arena_kernel.model import Outcome
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
+from arena_kernel.testing.nim import Nim
+from arena_kernel.testing.rps import BEATS, Rps
 
 
 class StrictRps(Rps):

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 TCP = ("--tcp", "{host}", "{port}")
 BOTS = Path(__file__).resolve().parents[1] / "bots"
-NIM_BOT = [sys.executable, "-m", "kernel.testing.nim_bot"]
+NIM_BOT = [sys.executable, "-m", "arena_kernel.testing.nim_bot"]
 
 
 def bot(name: str, cmd: list[str], **extra: object) -> str:

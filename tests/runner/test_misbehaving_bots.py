@@ -6,8 +6,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 BAD_BOTS = {
     # name: (script of answers to "move" requests, expected fault kind, words the recorded

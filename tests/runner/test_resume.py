@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 MATCH = """
 game = "nim"
@@ -43,7 +43,7 @@ def test_sigkill_then_resume_counts_every_game_once(write_match, no_leftover_pro
     path = write_match(MATCH)
     db = path.parent / "results.sqlite"
     arena = subprocess.Popen(
-        [sys.executable, "-m", "kernel.cli.main", "run", "-q", str(path)],
+        [sys.executable, "-m", "arena_kernel.cli.main", "run", "-q", str(path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,

@@ -7,8 +7,8 @@ import json
 import re
 import sys
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 THROWS = 3
 """Throws per game: every one but a game's last is followed by a ``result`` line."""

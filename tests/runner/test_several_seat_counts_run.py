@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 MATCH = """
 game = "nim"

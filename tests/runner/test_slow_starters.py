@@ -10,15 +10,15 @@ import time
 
 import pytest
 
-from kernel.plugins.manager import get_plugin_manager, load_registries, register_plugin
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.registries.manager import get_plugin_manager, load_registries, register_plugin
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 DELAY = 4.0
 
 GAMES = {
     # game: (distribution module, the slow bot's built-in program, its opponents, seats)
-    "nim": ("kernel", "optimal", ["random"], 2),
+    "nim": ("arena_kernel", "optimal", ["random"], 2),
     "stones": ("arena_stones", "random", ["random"], 2),
     "dominion_text": ("arena_dominion_text", "bigmoney", ["bigmoney"], 2),
     "dominion_sexpr": ("arena_dominion_sexpr", "bigmoney", ["bigmoney"], 2),
@@ -33,9 +33,16 @@ def test_a_bot_slow_to_its_first_reply_plays_normally(game, write_match) -> None
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"the {game} plugin is not installed")
     pm = get_plugin_manager()
-    register_plugin(pm, "kernel.testing.games")
+    register_plugin(pm, "arena_kernel.testing.games")
     program = load_registries(pm).games.cls(game).bots[builtin]
-    slow = [sys.executable, "-m", "kernel.testing.slow_start", str(DELAY), "--", *program.argv()]
+    slow = [
+        sys.executable,
+        "-m",
+        "arena_kernel.testing.slow_start",
+        str(DELAY),
+        "--",
+        *program.argv(),
+    ]
     bots = [f'[[bots]]\nname = "slow"\ncmd = {slow!r}\n'.replace("'", '"')]
     bots += [f'[[bots]]\nname = "rival{i}"\nbuiltin = "{b}"\n' for i, b in enumerate(opponents)]
     path = write_match(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kernel.scoring.faults import fault_losses
-from kernel.store import StoredGame
+from arena_kernel.scoring.faults import fault_losses
+from arena_kernel.store import StoredGame
 
 
 def game(

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from kernel.scoring import EloScorer, OpenSkillScorer, Scorer, Standings, WinsScorer, fit_elo
-from kernel.scoring.builtin import arena_register_scorers
-from kernel.store import StoredGame
+from arena_kernel.scoring import EloScorer, OpenSkillScorer, Scorer, Standings, WinsScorer, fit_elo
+from arena_kernel.scoring.builtin import arena_register_scorers
+from arena_kernel.store import StoredGame
 
 
 def games(*results: tuple[Sequence[str], Sequence[int]], void: bool = False) -> list[StoredGame]:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from kernel.errors import ArenaError, SetupError
-from kernel.games.base import Outcome
-from kernel.model import Event, Fault, FaultKind, GameRecord, ScheduledGame
-from kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame
-from kernel.store.lock import exclusive_run, lock_path
+from arena_kernel.errors import ArenaError, SetupError
+from arena_kernel.games.base import Outcome
+from arena_kernel.model import Event, Fault, FaultKind, GameRecord, ScheduledGame
+from arena_kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame
+from arena_kernel.store.lock import exclusive_run, lock_path
 
 
 def record(index: int, outcome: Outcome | None = None, events: int = 0) -> GameRecord:
@@ -206,9 +206,9 @@ def test_directory_path_is_a_clear_error(tmp_path: Path) -> None:
 KILLED_WRITER = textwrap.dedent(
     """
     import os, sys
-    from kernel.games.base import Outcome
-    from kernel.model import Event, GameRecord, ScheduledGame
-    from kernel.store import Store
+    from arena_kernel.games.base import Outcome
+    from arena_kernel.model import Event, GameRecord, ScheduledGame
+    from arena_kernel.store import Store
 
     class DiesHalfWay(list):
         # The store streams events into the open transaction: die in the middle of it.
@@ -339,7 +339,7 @@ def test_the_run_lock_dies_with_its_process(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import sys, pathlib\n"
-            "from kernel.store.lock import exclusive_run\n"
+            "from arena_kernel.store.lock import exclusive_run\n"
             "with exclusive_run(pathlib.Path(sys.argv[1]), 'the holder'):\n"
             "    print('held', flush=True)\n"
             "    sys.stdin.read()\n",

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from kernel.codecs.line import LineCodec
-from kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.transports.base import BotProgram, Launch, Limits
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from transport_helpers import Recorder, alive, run
 
-from kernel.transports.procfs import read_stat
-from kernel.transports.reaper import TAG, reaper
-from kernel.transports.stdio import StdioTransport
-from kernel.transports.warden import Warden
+from arena_kernel.transports.procfs import read_stat
+from arena_kernel.transports.reaper import TAG, reaper
+from arena_kernel.transports.stdio import StdioTransport
+from arena_kernel.transports.warden import Warden
 
 BOTS = Path(__file__).parents[1] / "bots"
 
@@ -214,9 +214,9 @@ def test_a_leftover_that_exits_by_itself_is_reaped(marked, escaper, make_launch,
 ORPHANED_BOT = """
     import asyncio, sys
     from pathlib import Path
-    from kernel.transports.base import BotProgram, Launch, Limits
-    from kernel.codecs.line import LineCodec
-    from kernel.transports.stdio import StdioTransport
+    from arena_kernel.transports.base import BotProgram, Launch, Limits
+    from arena_kernel.codecs.line import LineCodec
+    from arena_kernel.transports.stdio import StdioTransport
     {warden}
 
     async def main():
@@ -235,7 +235,7 @@ def arena_stand_in(tmp_path: Path, argv: tuple[str, ...], *, warden: bool) -> su
     """A process that starts one bot the way the arena does, then waits to be killed."""
     source = ORPHANED_BOT.format(
         logs=str(tmp_path / "logs"),
-        warden="from kernel.transports.warden import Warden" if warden else "",
+        warden="from arena_kernel.transports.warden import Warden" if warden else "",
         start_warden="Warden.start()" if warden else "",
     )
     script = tmp_path / "arena_stand_in.py"

@@ -22,15 +22,23 @@ from pathlib import Path
 
 import pytest
 
-from kernel.runner.api import run_match
-from kernel.store import Store
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
 
 BOTS = Path(__file__).parent.parent / "bots"
 ARENA = str(Path(sys.executable).parent / "arena")
 
 
 def nim_bot(strategy: str) -> list[str]:
-    return [sys.executable, "-m", "kernel.testing.nim_bot", strategy, "--tcp", "{host}", "{port}"]
+    return [
+        sys.executable,
+        "-m",
+        "arena_kernel.testing.nim_bot",
+        strategy,
+        "--tcp",
+        "{host}",
+        "{port}",
+    ]
 
 
 def free_port() -> int:

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from transport_helpers import Recorder, run
 
-from kernel.plugins.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
-from kernel.transports.base import ConnectError
-from kernel.transports.inproc import InprocTransport
-from kernel.transports.process import stderr_log_path
-from kernel.transports.stdio import StdioTransport
-from kernel.transports.tcp import TcpTransport
+from arena_kernel.registries.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
+from arena_kernel.transports.base import ConnectError
+from arena_kernel.transports.inproc import InprocTransport
+from arena_kernel.transports.process import stderr_log_path
+from arena_kernel.transports.stdio import StdioTransport
+from arena_kernel.transports.tcp import TcpTransport
 
 
 class EchoBot:

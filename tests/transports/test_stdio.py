@@ -13,11 +13,11 @@ import time
 import pytest
 from transport_helpers import Recorder, alive, run
 
-from kernel.errors import SetupError
-from kernel.transports.base import ConnectError, Limits
-from kernel.transports.process import describe_exit
-from kernel.transports.stderr_log import stderr_log_path
-from kernel.transports.stdio import StdioTransport
+from arena_kernel.errors import SetupError
+from arena_kernel.transports.base import ConnectError, Limits
+from arena_kernel.transports.process import describe_exit
+from arena_kernel.transports.stderr_log import stderr_log_path
+from arena_kernel.transports.stdio import StdioTransport
 
 ECHO = """
     import sys

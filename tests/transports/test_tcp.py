@@ -10,9 +10,9 @@ import time
 import pytest
 from transport_helpers import Recorder, alive, run
 
-from kernel.errors import OptionError, SetupError
-from kernel.transports.base import ConnectError
-from kernel.transports.tcp import TcpTransport
+from arena_kernel.errors import OptionError, SetupError
+from arena_kernel.transports.base import ConnectError
+from arena_kernel.transports.tcp import TcpTransport
 
 CLIENT = """
     import os, socket, sys, time

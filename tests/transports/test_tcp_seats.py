@@ -20,11 +20,11 @@ import time
 import pytest
 from transport_helpers import Recorder, run
 
-from kernel.errors import SetupError
-from kernel.transports import peers, tcp_listener
-from kernel.transports.base import BotProgram, ConnectError
-from kernel.transports.peers import Holder, LookupStarved, holders
-from kernel.transports.tcp import TcpTransport
+from arena_kernel.errors import SetupError
+from arena_kernel.transports import peers, tcp_listener
+from arena_kernel.transports.base import BotProgram, ConnectError
+from arena_kernel.transports.peers import Holder, LookupStarved, holders
+from arena_kernel.transports.tcp import TcpTransport
 
 HELLO = """
     import os, socket, sys, time

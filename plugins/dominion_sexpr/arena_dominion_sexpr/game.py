@@ -36,14 +36,13 @@ from arena_dominion.cards import (
 from arena_dominion.engine import COURSE, OFFICIAL, Dominion, IllegalMove
 from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
-
-from kernel.codecs.sexpr import Symbol
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
-from kernel.referee.clocks import Clocks
+from arena_kernel.codecs.sexpr import Symbol
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Table
+    from arena_kernel.referee.table import Table
 
 KINGDOMS = {
     1: (MINE,),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from arena_dominion.cards import GOLD, MINE, PROVINCE, SILVER, SMITHY, card
 from arena_dominion.strategies import BigMoney, Play, Strategy, View
 from arena_dominion_sexpr.bots import bigmoney, militia, mine, smithy
@@ -19,8 +20,7 @@ from arena_dominion_sexpr.bots import random as random_bot
 from arena_dominion_sexpr.game import DominionSexpr, SexprMatch
 from arena_dominion_sexpr.player import SexprPlayer, StateView, make_bot
 from arena_dominion_sexpr.strategies import MineBigMoney
-
-from kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.codecs.sexpr import SexprCodec, Symbol
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 CODEC = SexprCodec()

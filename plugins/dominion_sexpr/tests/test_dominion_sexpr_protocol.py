@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 NODE_BOT = Path(__file__).parent / "bots" / "money.js"
 

@@ -6,11 +6,11 @@ import asyncio
 import re
 
 import pytest
+
 from arena_dominion.cards import card
 from arena_dominion_sexpr.game import SEAT_NAMES, BadPlay, DominionSexpr, SexprMatch
-
-from kernel.codecs.sexpr import SexprCodec, Symbol
-from kernel.referee.table import Reply
+from arena_kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.referee.table import Reply
 
 
 def datum(text: str):

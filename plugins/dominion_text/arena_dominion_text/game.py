@@ -44,13 +44,12 @@ from arena_dominion.engine import (
 )
 from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
-
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
-from kernel.referee.clocks import Clocks
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Reply, Table
+    from arena_kernel.referee.table import Reply, Table
 
 VERSION = "1"
 

@@ -1,7 +1,7 @@
 """The entry point of the ``arena`` group: registers the line-protocol game."""
 
-from kernel import hookimpl
-from kernel.hookspecs import Register
+from arena_kernel.hookspecs import Register
+from arena_kernel.markers import hookimpl
 
 
 @hookimpl

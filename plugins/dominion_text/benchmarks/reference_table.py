@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from arena_dominion.strategies import BigMoney, BigMoneyUltimate, SmithyBigMoney, Strategy
 from matchup import measure
+
+from arena_dominion.strategies import BigMoney, BigMoneyUltimate, SmithyBigMoney, Strategy
 
 TOLERANCE = 2.5
 

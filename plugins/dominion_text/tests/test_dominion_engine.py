@@ -10,6 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from arena_dominion.cards import (
     CARDS,
     CELLAR,
@@ -56,8 +59,6 @@ from arena_dominion.engine import (
     gainable,
     supply_sizes,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def setup(

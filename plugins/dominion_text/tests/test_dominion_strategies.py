@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import pytest
+
 from arena_dominion.cards import (
     CARDS,
     COPPER,

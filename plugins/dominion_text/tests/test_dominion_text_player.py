@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from arena_dominion.cards import (
     CELLAR,
     COPPER,

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from arena_dominion.cards import card
 from arena_dominion.strategies import BigMoneyUltimate, simulate
 from arena_dominion_text.game import cellar_discards
-
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 BOTS = Path(__file__).parent / "bots"
 

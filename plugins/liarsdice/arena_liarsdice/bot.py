@@ -12,9 +12,9 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from arena_kernel.bots.serve import main
+from arena_kernel.codecs.jsonl import JsonlCodec
 from arena_liarsdice.players import Player, View
-from kernel.bots.serve import main
-from kernel.codecs.jsonl import JsonlCodec
 
 
 class DiceBot:

@@ -24,18 +24,18 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.clocks import Clocks
 from arena_liarsdice import wire
 from arena_liarsdice.rules import Game as Rules
 from arena_liarsdice.rules import RoundResult, Variant
 from arena_liarsdice.simulate import Fault, Reply, Resolution, apply, resolve
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
-from kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.channel import Channel
-    from kernel.referee.table import Reply as TableReply
-    from kernel.referee.table import Table
+    from arena_kernel.referee.channel import Channel
+    from arena_kernel.referee.table import Reply as TableReply
+    from arena_kernel.referee.table import Table
 
 
 @dataclass

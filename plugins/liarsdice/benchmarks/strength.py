@@ -21,11 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 from arena_liarsdice.players import Player, make_player
 from arena_liarsdice.simulate import play_game
-
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
 
 LINEUPS: tuple[tuple[str, int, float | None], ...] = (
     ("basic", 2, 0.75),

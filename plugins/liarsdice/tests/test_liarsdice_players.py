@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
+
 from arena_liarsdice.players import (
     PLAYERS,
     BasicPlayer,

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 FAST = "[clock]\nreply = 1.0\nstartup = 5.0\n"
 
@@ -40,7 +40,7 @@ def test_node_bots_play_whole_sessions(dice_match, dice_bot, players):
 
 def replay(database: str, game_id: int) -> str:
     """``arena replay DATABASE GAME_ID`` as a user runs it."""
-    command = [sys.executable, "-m", "kernel.cli.main", "replay", database, str(game_id)]
+    command = [sys.executable, "-m", "arena_kernel.cli.main", "replay", database, str(game_id)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
 
 
 def messages(events, kind="send"):

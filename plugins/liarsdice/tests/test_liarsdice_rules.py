@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from arena_liarsdice.rules import NO_BID, Game, RuleError, Variant
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from arena_liarsdice import wire
 from arena_liarsdice.wire import WireError
 

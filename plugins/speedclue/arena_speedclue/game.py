@@ -23,18 +23,18 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import Fault, FaultKind
+from arena_kernel.referee.clocks import Clocks
 from arena_speedclue import wire
 from arena_speedclue.cards import Triple
 from arena_speedclue.rules import Game as Rules
 from arena_speedclue.rules import RuleError, missed_accusation, suicidal_accusation
 from arena_speedclue.wire import WireError
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import Fault, FaultKind
-from kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.channel import Channel
-    from kernel.referee.table import Reply, Table
+    from arena_kernel.referee.channel import Channel
+    from arena_kernel.referee.table import Reply, Table
 
 DISQUALIFY = "disqualify"
 FORFEIT = "forfeit"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kernel.runner.api import prepare, run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import prepare, run_match
+from arena_kernel.testing.results import stored_games
 
 PLUGIN = Path(__file__).parent.parent
 EXAMPLES = PLUGIN / "examples"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from arena_speedclue.cards import CARDS, INDEX
 from arena_speedclue.players import Deducer, Knowledge, Player, RandomPlayer
 from arena_speedclue.rules import Game

@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from arena_speedclue.rules import Game as Rules
 
-from kernel.match.schedule import derive_seed
-from kernel.runner.api import run_match
-from kernel.store import Store
-from kernel.testing.results import stored_games
+from arena_kernel.match.schedule import derive_seed
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
+from arena_kernel.testing.results import stored_games
+from arena_speedclue.rules import Game as Rules
 
 FAST = "[clock]\nreply = 1.0\nstartup = 2.0\n"
 
@@ -44,7 +44,7 @@ def test_replies_with_a_terminator_still_work(clue_match, node_bot, terminator):
 
 def replay(database: str, game_id: int) -> str:
     """``arena replay DATABASE GAME_ID`` as a user runs it."""
-    command = [sys.executable, "-m", "kernel.cli.main", "replay", database, str(game_id)]
+    command = [sys.executable, "-m", "arena_kernel.cli.main", "replay", database, str(game_id)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
 

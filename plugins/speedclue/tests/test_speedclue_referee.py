@@ -4,10 +4,10 @@ process): what every seat is told, and when, checked message by message."""
 from __future__ import annotations
 
 import pytest
-from arena_speedclue.rules import hand_size
 
-from kernel.runner.api import run_match
-from kernel.testing.results import stored_games
+from arena_kernel.runner.api import run_match
+from arena_kernel.testing.results import stored_games
+from arena_speedclue.rules import hand_size
 
 
 def transcript_checks(result, detail, events) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from arena_speedclue.cards import CARDS, CardError, parse_card, parse_triple
 from arena_speedclue.rules import (
     Game,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from arena_speedclue import wire
 from arena_speedclue.wire import WireError
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.clocks import Clocks
 from arena_stones.board import contest_label, on_board
 from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
 from arena_stones.wire import Encoder, Location, WireError, parse_move
-from kernel.games.base import BuiltinBot, Game, Option, Outcome
-from kernel.model import FaultKind
-from kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
-    from kernel.referee.table import Table
+    from arena_kernel.referee.table import Table
 
 SEAT_OF = {WHITE: 0, BLACK: 1}
 

@@ -18,6 +18,9 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
+from arena_kernel.bots.logic import BotLogic
+from arena_kernel.bots.serve import main
+from arena_kernel.codecs.jsonl import JsonlCodec
 from arena_stones.engine import (
     ATTACK,
     BLACK,
@@ -29,9 +32,6 @@ from arena_stones.engine import (
     move_to_xy,
 )
 from arena_stones.wire import Encoder, parse_move
-from kernel.bots.logic import BotLogic
-from kernel.bots.serve import main
-from kernel.codecs.jsonl import JsonlCodec
 
 SCARCITY = 600
 """How much more a type's last stacks are worth than its others: the ``n``-th stack of a
@@ -67,7 +67,7 @@ def _enum(value: Any) -> int:
 
 
 class Player(ABC):
-    """A :class:`~kernel.bots.logic.BotLogic` that answers each move request with
+    """A :class:`~arena_kernel.bots.logic.BotLogic` that answers each move request with
     :meth:`choose`; subclasses supply the decision."""
 
     def __init__(self) -> None:

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from arena_kernel.bots.logic import BotLogic
 from arena_stones.bots import greedy, search
 from arena_stones.bots import random as random_bot
 from arena_stones.engine import (
@@ -31,8 +33,6 @@ from arena_stones.engine import (
 )
 from arena_stones.players import Player, duel
 from arena_stones.wire import Encoder, parse_move
-
-from kernel.bots.logic import BotLogic
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from arena_stones.board import CELLS
 from arena_stones.engine import (
     ATTACK,
@@ -20,8 +23,6 @@ from arena_stones.engine import (
     owner,
     stone,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 playouts = st.tuples(st.integers(0, 2**32 - 1), st.sampled_from(["fixed", "random"]))
 

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from arena_stones.board import CELLS, INDEX, LABELS, RAYS, contest_label, label, on_board
 from arena_stones.engine import (
     ANY_MOVE,

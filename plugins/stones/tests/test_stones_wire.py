@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from arena_stones.engine import ANY_MOVE, ATTACK, ATTACK_ONLY, PASS, STRENGTHEN, WHITE, Position
 from arena_stones.wire import Encoder, WireError, parse_move
 

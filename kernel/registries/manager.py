@@ -8,14 +8,15 @@ from typing import Any
 
 import pluggy
 
-from kernel import PROJECT, hookspecs
-from kernel.errors import PluginError
-from kernel.plugins.registry import Entry, Registries, Registry
+from arena_kernel import hookspecs
+from arena_kernel.errors import PluginError
+from arena_kernel.markers import PROJECT
+from arena_kernel.registries.registry import Entry, Registries, Registry
 
 BUILTIN_PLUGINS = (
-    "kernel.transports.builtin",
-    "kernel.codecs.builtin",
-    "kernel.scoring.builtin",
+    "arena_kernel.transports.builtin",
+    "arena_kernel.codecs.builtin",
+    "arena_kernel.scoring.builtin",
 )
 """Modules registered before any third-party plugin: built-ins are plugins too."""
 

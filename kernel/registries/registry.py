@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kernel.errors import PluginError, did_you_mean
+from arena_kernel.errors import PluginError, did_you_mean
 
 
 @dataclass(frozen=True)
