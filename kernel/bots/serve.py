@@ -8,6 +8,7 @@ produces. Plain blocking I/O: a bot process serves exactly one referee.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import socket
 import sys
@@ -61,7 +62,7 @@ def serve_tcp(bot: BotLogic, codec: Codec, host: str, port: int) -> None:
 
 
 def main(
-    make_bot: Callable[[argparse.Namespace], BotLogic],
+    bot: BotLogic | Callable[..., BotLogic],
     codec: Codec,
     argv: Sequence[str] | None = None,
     *,
@@ -69,13 +70,21 @@ def main(
     seeded: bool = False,
     address: Callable[[argparse.Namespace], tuple[str, int]] | None = None,
 ) -> None:
-    """Command line of a built-in bot: stdio by default, ``--tcp HOST PORT`` to connect.
+    """The command line of a bot program: serve ``bot`` over stdin/stdout, or over TCP with
+    ``--tcp HOST PORT``, speaking ``codec`` (the game's codec: ``JsonlCodec()``...).
 
+    ``bot`` is the bot itself (``main(MyBot(), LineCodec())``), or a factory called once the
+    command line is parsed: with no argument, or with the parsed ``argparse.Namespace``
+    when it has a required parameter
+    (``main(lambda args: MyBot(args.seed), codec, seeded=True)``).
+    ``argv``: the arguments to parse (default: ``sys.argv[1:]``).
     ``seeded`` offers ``--seed N`` (``args.seed``, None without it) for bots whose choices
-    are random; ``configure`` adds the bot's own options; ``make_bot`` builds the bot.
+    are random; ``configure`` adds the bot's own options to the parser.
     ``address``: the bot always connects over TCP, to the address its own options name
     (a game whose original server passed it differently, e.g. Speed Clue's
     ``<identifier> <port>``); ``--tcp`` is then not offered.
+    A bot that cannot be built, or a message it cannot answer, ends the program with one
+    line on stderr (which the arena keeps in the bot's log), never a traceback.
     """
     parser = argparse.ArgumentParser(description=(sys.modules["__main__"].__doc__ or "").strip())
     if address is None:
@@ -85,7 +94,7 @@ def main(
     if configure is not None:
         configure(parser)
     args = parser.parse_args(argv)
-    bot = make_bot(args)
+    logic = _build(bot, args)
     where: tuple[str, int] | None = None
     if address is not None:
         where = address(args)
@@ -93,10 +102,35 @@ def main(
         where = (args.tcp[0], int(args.tcp[1]))
     try:
         if where:
-            serve_tcp(bot, codec, *where)
+            serve_tcp(logic, codec, *where)
         else:
-            serve_stdio(bot, codec)
+            serve_stdio(logic, codec)
     except (BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
         pass
     except OSError as exc:
         raise SystemExit(f"bot: cannot reach the arena at {where}: {exc.strerror or exc}") from None
+
+
+def _build(bot: BotLogic | Callable[..., BotLogic], args: argparse.Namespace) -> BotLogic:
+    """The bot :func:`main` serves: ``bot`` itself, or what its factory makes."""
+    if not isinstance(bot, type) and isinstance(bot, BotLogic):
+        return bot
+    if not callable(bot):
+        raise SystemExit(f"bot: main() needs a bot or a factory of bots, not {bot!r}")
+    try:
+        takes_args = any(
+            p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            for p in inspect.signature(bot).parameters.values()
+        )
+    except (TypeError, ValueError):  # a callable without a signature: the documented call
+        takes_args = True
+    try:
+        made = bot(args) if takes_args else bot()
+    except Exception as exc:
+        raise SystemExit(f"bot: cannot build the bot ({type(exc).__name__}: {exc})") from None
+    if isinstance(made, type) or not isinstance(made, BotLogic):
+        raise SystemExit(
+            f"bot: {getattr(bot, '__name__', bot)!s} made {made!r}, not a bot "
+            "(an object with start() and on_message(message))"
+        )
+    return made

@@ -7,7 +7,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from arena_kernel.errors import OptionError, did_you_mean
 from arena_kernel.model import Outcome
@@ -86,11 +86,17 @@ class BuiltinBot:
         return (sys.executable, "-P", "-m", self.module, *self.args)
 
 
-class Game(ABC):
+Session = TypeVar("Session")
+"""What a game's :meth:`Game.open_session` returns and every ``play`` of the session gets."""
+
+
+class Game(ABC, Generic[Session]):
     """A game plugin's entry: subclass, set the class attributes, implement :meth:`play`.
 
-    One instance is made per run with the validated options. ``play`` is the protocol
-    adapter: it drives the game's rules engine and talks to the bots only through the
+    One instance is made per run with the validated options and serves all its games (and
+    sessions) at once, so it holds no per-game or per-bot state: that belongs in the
+    session object (``class Clue(Game[ClueSession])``). ``play`` is the protocol adapter:
+    it drives the game's rules engine and talks to the bots only through the
     :class:`~arena_kernel.referee.table.Table`.
     """
 
@@ -135,17 +141,27 @@ class Game(ABC):
             for key, opt in cls.options.items()
         }
 
-    async def open_session(self, table: Table) -> None:  # noqa: B027 - optional hook
-        """Once per session, after every seat is connected (greetings, name handshakes)."""
+    async def open_session(self, table: Table) -> Session:
+        """Once per session, after every seat is connected (greetings, name handshakes):
+        returns the session's state, which the kernel hands to each ``play`` and to
+        ``close_session`` of that session. ``table``'s seats are the session's entrants,
+        numbered as :meth:`Table.entrant` numbers them in each game.
+
+        For ``lifetime = "game"`` every game is a session of its own. The default keeps
+        nothing (``None``).
+        """
+        return None  # type: ignore[return-value]  # Game[None]'s default; others override
 
     @abstractmethod
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: Session) -> Outcome:
         """Play one game on ``table`` (its seats in this game's seating order).
 
         Deterministic for a given ``seed`` and given replies. Faults the table reports are
         values: decide what they mean (forfeit, default move...) as the game's spec says;
         record illegal moves with ``table.fault(seat, FaultKind.ILLEGAL, reason)``.
+        ``session`` is what :meth:`open_session` returned for this session.
         """
 
-    async def close_session(self, table: Table) -> None:  # noqa: B027 - optional hook
-        """Once per session, after its last game (e.g. Speed Clue's ``done`` -> ``dead``)."""
+    async def close_session(self, table: Table, session: Session) -> None:
+        """Once per session, after its last game (e.g. Speed Clue's ``done`` -> ``dead``);
+        optional."""

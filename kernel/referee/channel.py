@@ -50,8 +50,7 @@ class Channel:
     (:meth:`EventLog.admit_unsolicited`), then counted.
     """
 
-    __slots__ = (  # __weakref__: games may keep per-session state in a WeakKeyDictionary
-        "__weakref__",
+    __slots__ = (
         "_deadline",
         "_decoder",
         "_elapsed",

@@ -86,10 +86,17 @@ class _Limit:
 class Table:
     """The seats of one game, in seating order, with their clocks and the game's event log."""
 
-    def __init__(self, channels: Sequence[Channel], clocks: Clocks, log: EventLog) -> None:
+    def __init__(
+        self,
+        channels: Sequence[Channel],
+        clocks: Clocks,
+        log: EventLog,
+        entrants: Sequence[int] | None = None,
+    ) -> None:
         self.clocks = clocks
         self.log = log
         self.seats = [Seat(i, ch, clocks.game) for i, ch in enumerate(channels)]
+        self._entrants = tuple(range(len(channels)) if entrants is None else entrants)
         for seat in self.seats:
             seat.channel.attach(log, seat.index)
         self.faults: list[Fault] = []
@@ -106,11 +113,11 @@ class Table:
         in the run: what a protocol's handshake may have to repeat."""
         return self.seats[seat].channel.identifier
 
-    def session_key(self, seat: int) -> Channel:
-        """The same object for a bot in every game of its session (and in the session's
-        ``open_session``/``close_session``), hashable and weakly referenceable: a
-        ``lifetime = "session"`` game keys per-bot state by it (a ``WeakKeyDictionary``)."""
-        return self.seats[seat].channel
+    def entrant(self, seat: int) -> int:
+        """The bot's seat in its session's ``open_session`` table: the same number in every
+        game of the session, whatever seat it has in this one (a ``lifetime = "session"``
+        game finds its per-bot state in the session object by it)."""
+        return self._entrants[seat]
 
     def alive(self, seat: int) -> bool:
         """False once the bot's process or connection is gone (it can answer nothing)."""

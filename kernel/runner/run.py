@@ -208,13 +208,13 @@ class Runner:
             self._store(game, table, log, outcome, channels, log_dir)
 
     async def _whole_game(self, table: Table, game: ScheduledGame) -> Outcome:
-        await self.game.open_session(table)
-        outcome = await self._checked_play(table, game)
-        await self.game.close_session(table)
+        session = await self.game.open_session(table)
+        outcome = await self._checked_play(table, game, session)
+        await self.game.close_session(table, session)
         return outcome
 
-    async def _checked_play(self, table: Table, game: ScheduledGame) -> Outcome:
-        outcome = await self.game.play(table, game.seed)
+    async def _checked_play(self, table: Table, game: ScheduledGame, session: object) -> Outcome:
+        outcome = await self.game.play(table, game.seed, session)
         _check_outcome(outcome, len(game.seating))
         return outcome
 
@@ -228,7 +228,7 @@ class Runner:
         session_log = EventLog()
         try:
             opening = self.game.open_session(Table(channels, self.clocks, session_log))
-            opened, _ = await self._guarded(label, opening)
+            opened, session = await self._guarded(label, opening)
             if not opened:
                 return
             for game in games:
@@ -237,9 +237,10 @@ class Runner:
                 self.hook.arena_game_start(run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
-                table = Table(seated, self.clocks, log)
+                entrant = [entrants.index(name) for name in game.seating]
+                table = Table(seated, self.clocks, log, entrant)
                 ok, outcome = await self._guarded(
-                    f"game-{game.index}", self._checked_play(table, game)
+                    f"game-{game.index}", self._checked_play(table, game, session)
                 )
                 if ok:
                     self._store(game, table, log, outcome, seated, log_dir)
@@ -247,7 +248,7 @@ class Runner:
                 # session log, not into a game that is already stored.
                 for position, channel in enumerate(channels):
                     channel.attach(session_log, position)
-            closing = self.game.close_session(Table(channels, self.clocks, session_log))
+            closing = self.game.close_session(Table(channels, self.clocks, session_log), session)
             await self._guarded(label, closing)
         finally:
             await close_all(channels)

@@ -1,6 +1,6 @@
 """The test games as a plugin module: ``plugins = ["arena_kernel.testing.games"]``."""
 
-from arena_kernel.markers import hookimpl
+from arena_kernel.plugin import hookimpl
 from arena_kernel.testing.nim import Nim
 from arena_kernel.testing.rps import Rps
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
+from arena_kernel.plugin import BuiltinBot, FaultKind, Game, Option, Outcome
 from arena_kernel.testing.wire import from_wire, to_wire
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.table import Reply, Table
+    from arena_kernel.plugin import Reply, Table
 
 MAX_TAKE = 3
 
@@ -53,7 +52,7 @@ class NimBot:
         return [f"take {take}"]
 
 
-class Nim(Game):
+class Nim(Game[None]):
     name = "nim"
     summary = "Nim (kernel test game): take 1-3 stones, the last stone wins"
     seats = (2, 3, 4)
@@ -78,7 +77,7 @@ class Nim(Game):
         ),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         rng = random.Random(seed)
         codec = table.seats[0].channel.codec.name
         pile = self.config["pile"] + rng.randint(0, self.config["spread"])

@@ -3,8 +3,7 @@
 ``python -m arena_kernel.testing.nim_bot optimal|random [--tcp HOST PORT]``
 """
 
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.line import LineCodec
+from arena_kernel.plugin import LineCodec, main
 from arena_kernel.testing.nim import NimBot
 
 if __name__ == "__main__":

@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
+from arena_kernel.plugin import BuiltinBot, FaultKind, Game, Option, Outcome
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.table import Table
+    from arena_kernel.plugin import Table
 
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 
@@ -38,7 +37,7 @@ class RpsBot:
         return []
 
 
-class Rps(Game):
+class Rps(Game[None]):
     name = "rps"
     summary = "rock-paper-scissors (kernel test game): simultaneous throws, session bots"
     seats = (2,)
@@ -58,7 +57,7 @@ class Rps(Game):
         ),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         points = [0, 0]
         for _ in range(self.config["throws"]):
             replies = await table.ask_many({0: "throw", 1: "throw"})
@@ -78,7 +77,7 @@ class Rps(Game):
                 points[1] += 1
         return Outcome.by_scores(points, "more throws won")
 
-    async def close_session(self, table: Table) -> None:
+    async def close_session(self, table: Table, session: None) -> None:
         for seat in range(len(table)):
             if table.alive(seat):
                 reply = await table.ask(seat, "bye", timeout=1.0)

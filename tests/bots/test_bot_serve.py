@@ -4,6 +4,7 @@ cannot handle a message or cannot reach the arena."""
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 from typing import Any
 
@@ -53,3 +54,43 @@ def test_an_arena_that_is_not_there_ends_the_bot_with_one_line(
             address=lambda args: ("127.0.0.1", args.port),
         )
     assert "cannot reach the arena" in str(ended.value)
+
+
+PROGRAM = """
+from arena_kernel.plugin import LineCodec, main
+
+class Echo:
+    def __init__(self, suffix="!"):
+        self.suffix = suffix
+    def start(self):
+        return []
+    def on_message(self, message):
+        return [message + self.suffix]
+
+main({bot}, LineCodec())
+"""
+
+
+@pytest.mark.parametrize(
+    "bot",
+    ["Echo()", "Echo", "lambda: Echo()", "lambda args: Echo(suffix='!')"],
+)
+def test_main_takes_a_bot_or_a_factory_of_bots(bot: str, tmp_path) -> None:
+    path = tmp_path / "bot.py"
+    path.write_text(PROGRAM.format(bot=bot))
+    done = subprocess.run(
+        [sys.executable, str(path)], input="hi\nho\n", capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "hi!\nho!\n", "")
+
+
+@pytest.mark.parametrize("bot", ["lambda: 42", "Echo().on_message", "'Echo'"])
+def test_main_given_no_bot_ends_the_program_with_one_line(bot: str, tmp_path) -> None:
+    path = tmp_path / "bot.py"
+    path.write_text(PROGRAM.format(bot=bot))
+    done = subprocess.run(
+        [sys.executable, str(path)], input="hi\n", capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("bot: ") and done.stderr.count("\n") == 1, done.stderr
+    assert any(why in done.stderr for why in ("not a bot", "needs a bot", "cannot build"))

@@ -11,10 +11,10 @@ from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.registry import Entry, Registries
 
 
-class FakeGame(Game):
+class FakeGame(Game[None]):
     """Validation never plays: ``play`` only has to exist."""
 
-    async def play(self, table: Any, seed: int) -> Outcome:
+    async def play(self, table: Any, seed: int, session: None) -> Outcome:
         raise AssertionError("match-file tests never play a game")
 
 

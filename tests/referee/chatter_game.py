@@ -16,7 +16,7 @@ from arena_kernel.markers import hookimpl
 from arena_kernel.referee.table import Table
 
 
-class Chatter(Game):
+class Chatter(Game[None]):
     name = "chatter"
     summary = "writes big notices to every seat between requests (a test game)"
     seats = (2,)
@@ -25,7 +25,7 @@ class Chatter(Game):
         "size": Option(1 << 20, "bytes per notice, newline included", minimum=2),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         notice = "n" * (self.config["size"] - 1)
         out: list[int] = []
         for _ in range(self.config["rounds"]):

@@ -145,19 +145,19 @@ def test_with_tagged_replies_the_message_after_a_timeout_goes_to_the_game(
     assert not [e for e in table.log.events if e.kind == "late"]
 
 
-def test_a_bot_keeps_its_session_key_and_identifier_across_tables(tmp_path: Path) -> None:
+def test_a_bot_keeps_its_entrant_number_and_identifier_across_tables(tmp_path: Path) -> None:
     async def scenario():
         first = await open_table(tmp_path, [[{"reply": "a"}], [{"reply": "b"}]])
         channels = [seat.channel for seat in first.seats]
-        second = Table(list(reversed(channels)), QUICK, EventLog())
+        second = Table(list(reversed(channels)), QUICK, EventLog(), entrants=[1, 0])
         try:
             return first, second
         finally:
             await close(first)
 
     first, second = run(scenario())
-    assert first.session_key(0) is second.session_key(1)
-    assert first.session_key(0) is not first.session_key(1)
+    assert [first.entrant(0), first.entrant(1)] == [0, 1]
+    assert [second.entrant(0), second.entrant(1)] == [1, 0]
     assert [first.identifier(0), second.identifier(0)] == ["bot0", "bot1"]
 
 

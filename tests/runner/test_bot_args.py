@@ -36,7 +36,7 @@ class Contest(Game):
     bot_args = ("{identifier}", "{port}")
     bots = {"plain": BuiltinBot("echoes", "contest.plain", ("--fast",), inproc=PlainBot)}
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         raise AssertionError("never played")
 
 
@@ -103,7 +103,7 @@ class WhoAmI(Game):
     name = "whoami"
     bot_args = ("{identifier}",)
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         replies = await table.ask_many({0: "who", 1: "who"})
         heard = [json.loads(replies[seat].message) for seat in (0, 1)]
         return Outcome.draw(2, "asked", details={"heard": heard})

@@ -304,7 +304,7 @@ class QuietSession(Rps):
 
     name = "quiet-session"
 
-    async def close_session(self, table: Table) -> None:
+    async def close_session(self, table: Table, session: None) -> None:
         pass
 
 

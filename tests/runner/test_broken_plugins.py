@@ -16,12 +16,12 @@ class Flaky(Nim):
     name = "flaky"
     broken = True
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         if self.broken and seed % 2:
             raise RuntimeError("rules engine bug")
         if self.broken and seed % 4 == 0:
             return Outcome([1], "one rank for two seats")
-        return await super().play(table, seed)
+        return await super().play(table, seed, session)
 
 
 class BadSession(Rps):
@@ -75,7 +75,7 @@ class NoSuchSeat(Nim):
 
     name = "nosuchseat"
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         return Outcome.win(0, 2, "seat 5 cheated", disqualified=frozenset({5}))
 
 

@@ -21,7 +21,7 @@ class StrictRps(Rps):
 
     name = "strictrps"
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         replies = await table.ask_many({0: "throw", 1: "throw"})
         bad = [seat for seat, reply in replies.items() if reply.message not in BEATS]
         if bad:
@@ -73,7 +73,7 @@ class SlowNim(Nim):
     started = 0
     stored: asyncio.Event | None = None
 
-    async def play(self, table, seed):
+    async def play(self, table, seed, session):
         SlowNim.started += 1
         if SlowNim.started == 1:
             SlowNim.stored = asyncio.Event()

@@ -36,13 +36,10 @@ from arena_dominion.cards import (
 from arena_dominion.engine import COURSE, OFFICIAL, Dominion, IllegalMove
 from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
-from arena_kernel.codecs.sexpr import Symbol
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
-from arena_kernel.referee.clocks import Clocks
+from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome, Symbol
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.table import Table
+    from arena_kernel.plugin import Table
 
 KINGDOMS = {
     1: (MINE,),
@@ -72,7 +69,7 @@ def card_list(head: str, card_ids: Sequence[int]) -> list[Any]:
     return [Symbol(head), *(Symbol(cards.name(c)) for c in card_ids)]
 
 
-class DominionSexpr(Game):
+class DominionSexpr(Game[None]):
     name = "dominion_sexpr"
     summary = "Dominion, S-expression protocol ((move state) / (moved name play)), v1-v3"
     seats = (2, 3, 4)
@@ -116,7 +113,7 @@ class DominionSexpr(Game):
         ),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         return await SexprMatch(table, seed, self.config).run()
 
 

@@ -45,8 +45,7 @@ from arena_dominion.cards import (
 from arena_dominion.engine import missing
 from arena_dominion.strategies import Play, Strategy
 from arena_dominion_sexpr.strategies import SEXPR_STRATEGIES
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.plugin import SexprCodec, Symbol, main
 
 ACT, ADD, BUY, CLEAN = Symbol("act"), Symbol("add"), Symbol("buy"), Symbol("clean")
 MOAT_REPLY, DISCARD = Symbol("moat"), Symbol("discard")
@@ -189,7 +188,7 @@ def _discard_rank(c: int) -> tuple[bool, bool, int]:
 
 
 class SexprPlayer:
-    """A :class:`~arena_kernel.bots.logic.BotLogic` speaking the S-expression protocol for
+    """A :class:`~arena_kernel.plugin.BotLogic` speaking the S-expression protocol for
     ``strategy``.
 
     The protocol has no greeting and no game-over message; the turn state is reset by each

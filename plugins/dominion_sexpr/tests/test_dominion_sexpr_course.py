@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.model import Event
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import Event, run_match, stored_games
 
 HERE = Path(__file__).parent
 COURSE_BOT = HERE / "bots" / "course_bot.py"

@@ -20,7 +20,7 @@ from arena_dominion_sexpr.bots import random as random_bot
 from arena_dominion_sexpr.game import DominionSexpr, SexprMatch
 from arena_dominion_sexpr.player import SexprPlayer, StateView, make_bot
 from arena_dominion_sexpr.strategies import MineBigMoney
-from arena_kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.plugin import SexprCodec, Symbol
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
 CODEC = SexprCodec()

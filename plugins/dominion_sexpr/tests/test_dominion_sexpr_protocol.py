@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 NODE_BOT = Path(__file__).parent / "bots" / "money.js"
 

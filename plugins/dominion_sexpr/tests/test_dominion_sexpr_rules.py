@@ -9,8 +9,7 @@ import pytest
 
 from arena_dominion.cards import card
 from arena_dominion_sexpr.game import SEAT_NAMES, BadPlay, DominionSexpr, SexprMatch
-from arena_kernel.codecs.sexpr import SexprCodec, Symbol
-from arena_kernel.referee.table import Reply
+from arena_kernel.plugin import Reply, SexprCodec, Symbol
 
 
 def datum(text: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from arena_kernel.games.base import Outcome
+from arena_kernel.plugin import Outcome
 
 if TYPE_CHECKING:
     from arena_dominion.engine import Dominion

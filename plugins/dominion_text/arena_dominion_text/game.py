@@ -44,12 +44,10 @@ from arena_dominion.engine import (
 )
 from arena_dominion.outcome import game_outcome
 from arena_dominion.strategies import DEFAULT_TURN_CAP
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
-from arena_kernel.referee.clocks import Clocks
+from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.table import Reply, Table
+    from arena_kernel.plugin import Reply, Table
 
 VERSION = "1"
 
@@ -72,7 +70,7 @@ class Invalid(Exception):
         self.card = card
 
 
-class DominionText(Game):
+class DominionText(Game[None]):
     name = "dominion_text"
     summary = "Dominion, line protocol (play-request / play-reply), 2-4 players"
     seats = (2, 3, 4)
@@ -99,7 +97,7 @@ class DominionText(Game):
         ),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         return await TextMatch(table, seed, self.config["turn_cap"]).run()
 
 

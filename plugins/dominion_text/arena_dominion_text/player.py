@@ -33,8 +33,7 @@ from arena_dominion.cards import (
 )
 from arena_dominion.engine import OFFICIAL, supply_sizes
 from arena_dominion.strategies import STRATEGIES, Play, Strategy
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.line import LineCodec
+from arena_kernel.plugin import LineCodec, main
 
 VERSION = "1"
 """The only version of the text protocol there is."""
@@ -86,7 +85,7 @@ class TurnView:
 
 
 class TextPlayer:
-    """A :class:`~arena_kernel.bots.logic.BotLogic` speaking ``dominion_text.txt`` for ``strategy``.
+    """A :class:`~arena_kernel.plugin.BotLogic` speaking ``dominion_text.txt`` for ``strategy``.
 
     ``bot_name`` answers the name request (the strategy's name by default). State is reset
     by each ``player <seat> name`` line, which opens a game, so one object could play

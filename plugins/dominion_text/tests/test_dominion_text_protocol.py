@@ -10,8 +10,7 @@ import pytest
 from arena_dominion.cards import card
 from arena_dominion.strategies import BigMoneyUltimate, simulate
 from arena_dominion_text.game import cellar_discards
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 BOTS = Path(__file__).parent / "bots"
 

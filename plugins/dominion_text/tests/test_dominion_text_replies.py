@@ -10,8 +10,7 @@ from itertools import pairwise
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 SHORT_GAME = "games = 1\n[game_options]\nturn_cap = 30"
 

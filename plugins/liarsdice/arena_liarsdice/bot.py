@@ -12,8 +12,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.jsonl import JsonlCodec
+from arena_kernel.plugin import JsonlCodec, main
 from arena_liarsdice.players import Player, View
 
 

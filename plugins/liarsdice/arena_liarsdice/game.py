@@ -19,23 +19,18 @@ round it is asked in until it is out of dice; the game goes on.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
-from arena_kernel.referee.clocks import Clocks
+from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_liarsdice import wire
 from arena_liarsdice.rules import Game as Rules
 from arena_liarsdice.rules import RoundResult, Variant
 from arena_liarsdice.simulate import Fault, Reply, Resolution, apply, resolve
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.channel import Channel
-    from arena_kernel.referee.table import Reply as TableReply
-    from arena_kernel.referee.table import Table
+    from arena_kernel.plugin import Reply as TableReply
+    from arena_kernel.plugin import Table
 
 
 @dataclass
@@ -208,7 +203,7 @@ VARIANTS = tuple(f.name for f in fields(Variant))
 """The game options that are rule variants, named as :class:`Variant`'s fields."""
 
 
-class LiarsDice(Game):
+class LiarsDice(Game[list[Entrant]]):
     name = "liarsdice"
     summary = "Liar's Dice (2023 contest): simultaneous requests over TCP JSON lines, 2-8 players"
     seats = (2, 3, 4, 5, 6, 7, 8)
@@ -242,18 +237,12 @@ class LiarsDice(Game):
         )
     }
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        self._entrants: WeakKeyDictionary[Channel, Entrant] = WeakKeyDictionary()
-        """Each bot's session identity, by channel: the sessions of a run share this game."""
-
-    async def open_session(self, table: Table) -> None:
+    async def open_session(self, table: Table) -> list[Entrant]:
         """Ids 1..N in connection order, fixed for the session."""
-        for seat in range(len(table)):
-            self._entrants[table.session_key(seat)] = Entrant(seat + 1)
+        return [Entrant(seat + 1) for seat in range(len(table))]
 
-    async def play(self, table: Table, seed: int) -> Outcome:
-        entrants = [self._entrants[table.session_key(seat)] for seat in range(len(table))]
+    async def play(self, table: Table, seed: int, session: list[Entrant]) -> Outcome:
+        entrants = [session[table.entrant(seat)] for seat in range(len(table))]
         for entrant in entrants:
             entrant.games += 1
         variant = Variant(**{name: self.config[name] for name in VARIANTS})

@@ -21,8 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 from arena_liarsdice.players import Player, make_player
 from arena_liarsdice.simulate import play_game
 

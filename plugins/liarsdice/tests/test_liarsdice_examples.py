@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.runner.api import prepare, run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import check_match, run_match, stored_games
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
 def test_example_match_files_load(path: Path) -> None:
-    spec = prepare(path).spec
+    spec = check_match(path)
     assert spec.game == "liarsdice" and min(spec.seats) >= 2
 
 

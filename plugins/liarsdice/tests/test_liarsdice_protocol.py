@@ -11,8 +11,7 @@ import sys
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 FAST = "[clock]\nreply = 1.0\nstartup = 5.0\n"
 
@@ -40,7 +39,7 @@ def test_node_bots_play_whole_sessions(dice_match, dice_bot, players):
 
 def replay(database: str, game_id: int) -> str:
     """``arena replay DATABASE GAME_ID`` as a user runs it."""
-    command = [sys.executable, "-m", "arena_kernel.cli.main", "replay", database, str(game_id)]
+    command = [sys.executable, "-m", "arena_kernel", "replay", database, str(game_id)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
 

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 
 def messages(events, kind="send"):

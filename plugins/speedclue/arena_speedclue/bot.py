@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.raw import RawCodec
+from arena_kernel.plugin import RawCodec, main
 from arena_speedclue import wire
 from arena_speedclue.cards import parse_card
 from arena_speedclue.players import Player

@@ -20,12 +20,10 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import Fault, FaultKind
-from arena_kernel.referee.clocks import Clocks
+from arena_kernel.plugin import BuiltinBot, Clocks, Fault, FaultKind, Game, Option, Outcome
 from arena_speedclue import wire
 from arena_speedclue.cards import Triple
 from arena_speedclue.rules import Game as Rules
@@ -33,8 +31,7 @@ from arena_speedclue.rules import RuleError, missed_accusation, suicidal_accusat
 from arena_speedclue.wire import WireError
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.channel import Channel
-    from arena_kernel.referee.table import Reply, Table
+    from arena_kernel.plugin import Reply, Table
 
 DISQUALIFY = "disqualify"
 FORFEIT = "forfeit"
@@ -279,7 +276,18 @@ def _bot(summary: str, module: str) -> BuiltinBot:
     return BuiltinBot.from_module(summary, module, "{identifier}", "{port}")
 
 
-class SpeedClue(Game):
+@dataclass
+class Session:
+    """What a session knows of its bots, by their seat in the session (``table.entrant``)."""
+
+    greetings: dict[int, str] = field(default_factory=dict)
+    """What each bot said at its handshake: it is received before any game, so every
+    game's replay repeats it."""
+    out: dict[int, Fault] = field(default_factory=dict)
+    """Bots out of the session (no ``alive``, or out of step), with the reason."""
+
+
+class SpeedClue(Game[Session]):
     name = "speedclue"
     summary = "Speed Clue (2014 contest): board-less Cluedo, 3-6 players, TCP, session bots"
     seats = (3, 4, 5, 6)
@@ -315,35 +323,26 @@ class SpeedClue(Game):
         ),
     }
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        self._out: WeakKeyDictionary[Channel, Fault] = WeakKeyDictionary()
-        """Bots out of their session (no ``alive``, or out of step), by channel: the
-        sessions of a run share this instance, each with its own channels."""
-        self._greetings: WeakKeyDictionary[Channel, str] = WeakKeyDictionary()
-        """What each bot said at its handshake, by channel: it is received before any game,
-        so every game's replay repeats it."""
-
-    async def open_session(self, table: Table) -> None:
+    async def open_session(self, table: Table) -> Session:
         """Every bot must say ``<identifier> alive`` within the start-up clock."""
+        session = Session()
         seats = range(len(table))
         replies = await asyncio.gather(*(table.receive(seat) for seat in seats))
         for seat, reply in zip(seats, replies, strict=True):
             fault = reply.fault
             if fault is None:
-                self._greetings[table.session_key(seat)] = reply.message
+                session.greetings[seat] = reply.message
                 try:
                     wire.read_alive(reply.message, table.identifier(seat))
                 except WireError as error:
                     fault = table.fault(seat, FaultKind.ILLEGAL, str(error))
             if fault is not None:
-                self._out[table.session_key(seat)] = Fault(
-                    fault.kind, f"no alive handshake: {fault.detail}"
-                )
+                session.out[seat] = Fault(fault.kind, f"no alive handshake: {fault.detail}")
+        return session
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: Session) -> Outcome:
         for seat in range(len(table)):
-            said = self._greetings.get(table.session_key(seat))
+            said = session.greetings.get(table.entrant(seat))
             words = "nothing" if said is None else repr(said)
             table.note(
                 f"handshake: {table.name(seat)} (identifier {table.identifier(seat)}) said {words}"
@@ -351,22 +350,20 @@ class SpeedClue(Game):
         out = {
             seat: fault
             for seat in range(len(table))
-            if (fault := self._out.get(table.session_key(seat))) is not None
+            if (fault := session.out.get(table.entrant(seat))) is not None
         }
 
         def retire(seat: int, fault: Fault) -> None:
             detail = f"out of the session since an earlier game ({fault})"
-            self._out[table.session_key(seat)] = Fault(fault.kind, detail)
+            session.out[table.entrant(seat)] = Fault(fault.kind, detail)
 
         rules = Rules.new(len(table), random.Random(seed))
         return await Referee(table, rules, self.config, out, retire).play()
 
-    async def close_session(self, table: Table) -> None:
+    async def close_session(self, table: Table, session: Session) -> None:
         """``done`` -> ``dead`` to every bot still there, once, at the end of the session."""
         ready = [
-            seat
-            for seat in range(len(table))
-            if table.alive(seat) and table.session_key(seat) not in self._out
+            seat for seat in range(len(table)) if table.alive(seat) and seat not in session.out
         ]
         replies = await table.ask_many(dict.fromkeys(ready, "done"))
         for seat, reply in replies.items():

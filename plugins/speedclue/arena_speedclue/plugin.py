@@ -1,7 +1,6 @@
 """The entry point of the ``arena`` group: registers the game with the kernel."""
 
-from arena_kernel.hookspecs import Register
-from arena_kernel.markers import hookimpl
+from arena_kernel.plugin import Register, hookimpl
 
 
 @hookimpl

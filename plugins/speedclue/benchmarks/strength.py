@@ -19,8 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 from arena_speedclue.players import Deducer, Player, RandomPlayer
 from arena_speedclue.simulate import play_game
 

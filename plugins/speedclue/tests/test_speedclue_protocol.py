@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.match.schedule import derive_seed
-from arena_kernel.runner.api import run_match
-from arena_kernel.store import Store
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import Store, game_seed, run_match, stored_games
 from arena_speedclue.rules import Game as Rules
 
 FAST = "[clock]\nreply = 1.0\nstartup = 2.0\n"
@@ -44,7 +41,7 @@ def test_replies_with_a_terminator_still_work(clue_match, node_bot, terminator):
 
 def replay(database: str, game_id: int) -> str:
     """``arena replay DATABASE GAME_ID`` as a user runs it."""
-    command = [sys.executable, "-m", "arena_kernel.cli.main", "replay", database, str(game_id)]
+    command = [sys.executable, "-m", "arena_kernel", "replay", database, str(game_id)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
 
@@ -212,7 +209,7 @@ def test_suicidal_accusations_are_just_wrong_when_the_rule_is_off(clue_match, no
 
 
 def solution_of(game_index: int, seed: int = 0, players: int = 3) -> str:
-    rules = Rules.new(players, random.Random(derive_seed(seed, game_index)))
+    rules = Rules.new(players, random.Random(game_seed(seed, game_index)))
     return " ".join(rules.solution)
 
 

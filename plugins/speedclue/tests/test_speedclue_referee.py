@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 from arena_speedclue.rules import hand_size
 
 

@@ -12,20 +12,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
-from arena_kernel.model import FaultKind
-from arena_kernel.referee.clocks import Clocks
+from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_stones.board import contest_label, on_board
 from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 
 if TYPE_CHECKING:
-    from arena_kernel.referee.table import Table
+    from arena_kernel.plugin import Table
 
 SEAT_OF = {WHITE: 0, BLACK: 1}
 
 
-class Stones(Game):
+class Stones(Game[None]):
     name = "stones"
     summary = "Game of Stones (TZAAR): JSON lines on stdin/stdout, 2014 contest protocol"
     seats = (2,)
@@ -62,7 +60,7 @@ class Stones(Game):
         ),
     }
 
-    async def play(self, table: Table, seed: int) -> Outcome:
+    async def play(self, table: Table, seed: int, session: None) -> Outcome:
         position = Position.initial(self.config["setup"], random.Random(seed))
         wire = Encoder(contest=self.config["enums"] == "strings")
         table.send(SEAT_OF[WHITE], wire.color(WHITE))

@@ -18,9 +18,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
-from arena_kernel.bots.logic import BotLogic
-from arena_kernel.bots.serve import main
-from arena_kernel.codecs.jsonl import JsonlCodec
+from arena_kernel.plugin import BotLogic, JsonlCodec, main
 from arena_stones.engine import (
     ATTACK,
     BLACK,
@@ -67,7 +65,7 @@ def _enum(value: Any) -> int:
 
 
 class Player(ABC):
-    """A :class:`~arena_kernel.bots.logic.BotLogic` that answers each move request with
+    """A :class:`~arena_kernel.plugin.BotLogic` that answers each move request with
     :meth:`choose`; subclasses supply the decision."""
 
     def __init__(self) -> None:

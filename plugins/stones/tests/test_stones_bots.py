@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.bots.logic import BotLogic
+from arena_kernel.plugin import BotLogic
 from arena_stones.bots import greedy, search
 from arena_stones.bots import random as random_bot
 from arena_stones.engine import (

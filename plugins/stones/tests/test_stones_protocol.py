@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from arena_kernel.runner.api import run_match
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testkit import run_match, stored_games
 
 
 def test_full_games_between_node_and_python_bots_end_with_a_winner(stones_match, node_bot):

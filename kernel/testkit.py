@@ -1,0 +1,45 @@
+"""What a game plugin's tests import from arena, next to :mod:`arena_kernel.plugin`.
+
+Run match files as ``arena run`` does, read the games back from the results database, and
+check a match file without playing it. The fixtures of the same kit (``arena_match``,
+``misbehaving_bot``, ``arena_node``...) come with the pytest plugin that installing
+arena-kernel registers. Like the plugin surface, these names change only with
+:data:`arena_kernel.plugin.API_VERSION`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from arena_kernel.match.schedule import derive_seed
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.model import Event
+from arena_kernel.runner.api import prepare, run_match
+from arena_kernel.runner.run import RunSummary
+from arena_kernel.store import GameDetail, Store, StoredGame
+from arena_kernel.testing.results import stored_games
+
+__all__ = [
+    "Event",
+    "GameDetail",
+    "MatchSpec",
+    "RunSummary",
+    "Store",
+    "StoredGame",
+    "check_match",
+    "game_seed",
+    "run_match",
+    "stored_games",
+]
+
+
+def check_match(path: Path, plugins: Iterable[str | object] = ()) -> MatchSpec:
+    """The match file at ``path`` validated against the installed plugins, not played."""
+    return prepare(path, plugins).spec
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The seed ``Game.play`` gets for game ``index`` (from 0, in schedule order) of a
+    match file with ``seed = match_seed``: to rebuild a game's deal in a test."""
+    return derive_seed(match_seed, index)

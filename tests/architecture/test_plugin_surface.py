@@ -1,0 +1,87 @@
+"""Plugins use the kernel's one public surface: a shipped plugin's code imports nothing of
+the kernel but :mod:`arena_kernel.plugin`, and its tests and benchmarks add only
+:mod:`arena_kernel.testkit`. Python blocks of the plugins' READMEs are held to the same
+rule, since bot and plugin authors copy them."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from imports import PACKAGE, REPO, imported
+
+import arena_kernel.plugin
+import arena_kernel.testkit
+
+PLUGINS = REPO / "plugins"
+SURFACE = f"{PACKAGE}.plugin"
+TEST_SURFACE = f"{PACKAGE}.testkit"
+SUPPORT_FOLDERS = {"tests", "benchmarks"}
+PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+
+
+def allowed(path: Path) -> set[str]:
+    parts = set(path.relative_to(PLUGINS).parts[1:-1])
+    return {SURFACE, TEST_SURFACE} if parts & SUPPORT_FOLDERS else {SURFACE}
+
+
+def sources() -> list[tuple[Path, str, int]]:
+    """``(file, code, first line)`` of every plugin module and README python block."""
+    found = [(p, p.read_text(), 1) for p in sorted(PLUGINS.glob("*/**/*.py"))]
+    for readme in sorted(PLUGINS.glob("*/README.md")):
+        text = readme.read_text()
+        for block in PYTHON_BLOCK.finditer(text):
+            found.append((readme, block[1], text.count("\n", 0, block.start(1)) + 1))
+    return found
+
+
+def kernel_imports(code: str) -> list[tuple[str, int]]:
+    """``(module, line)`` of each import of the kernel; ``from M import name`` as ``M``."""
+    modules = {}
+    for name, line in imported(ast.parse(code), at_import_time=False):
+        if name == PACKAGE or name.startswith(PACKAGE + "."):
+            modules.setdefault(line, []).append(name)
+    # ``imported`` reports ``M`` and ``M.name`` for ``from M import name``: keep ``M``.
+    return [(min(names, key=len), line) for line, names in sorted(modules.items())]
+
+
+def violations(path: Path, code: str, first_line: int) -> list[str]:
+    ok = allowed(path)
+    return [
+        f"{path.relative_to(REPO)}:{first_line + line - 1}: imports {module}"
+        for module, line in kernel_imports(code)
+        if module not in ok
+    ]
+
+
+def test_shipped_plugins_import_only_the_plugin_surface() -> None:
+    found = sources()
+    assert len({p.parts[len(PLUGINS.parts)] for p, _c, _l in found}) >= 5, "no plugins found"
+    bad = [v for path, code, line in found for v in violations(path, code, line)]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("where", "code", "bad"),
+    [
+        ("plugins/g/arena_g/game.py", "from arena_kernel.plugin import Game", False),
+        ("plugins/g/arena_g/game.py", "from arena_kernel.referee.table import Table", True),
+        ("plugins/g/arena_g/game.py", "import arena_kernel.model", True),
+        ("plugins/g/arena_g/game.py", "def f():\n    from arena_kernel.model import Fault", True),
+        ("plugins/g/arena_g/game.py", "from arena_kernel.testkit import run_match", True),
+        ("plugins/g/tests/test_g.py", "from arena_kernel.testkit import run_match", False),
+        ("plugins/g/tests/test_g.py", "from arena_kernel.runner.api import run_match", True),
+        ("plugins/g/arena_g/game.py", "if TYPE_CHECKING:\n    from arena_kernel.x import T", True),
+    ],
+)
+def test_the_check_tells_the_surface_from_the_internals(where: str, code: str, bad: bool) -> None:
+    assert bool(violations(REPO / where, code, 1)) is bad
+
+
+@pytest.mark.parametrize("surface", [arena_kernel.plugin, arena_kernel.testkit])
+def test_every_name_of_a_surface_is_there(surface) -> None:
+    """``__all__`` is the promise: each name resolves (the lazy ones too)."""
+    for name in surface.__all__:
+        assert getattr(surface, name) is not None, name
