@@ -1,17 +1,19 @@
-"""Everything a game plugin imports from arena, in one module.
+"""Everything a plugin imports from arena, in one module.
 
-A plugin (its game, its rules adapter, its built-in bots) imports from here and from
-nowhere else in ``arena_kernel``; its tests add :mod:`arena_kernel.testkit`. The rest of the
+A plugin (a game with its rules adapter and built-in bots, or a transport, codec, scorer
+or run observer) imports from here and from nowhere else in ``arena_kernel``; its tests
+add :mod:`arena_kernel.testkit`. The rest of the
 kernel may be reorganised between releases, this module may not: names here change only
 with :data:`API_VERSION` (see docs/plugins.md, "Stability").
 
-Bot programs import this module too, so it stays cheap: the referee's :class:`Table` and
-:class:`Reply`, which pull in asyncio, are loaded on first use (type checkers see them as
-ordinary imports).
+Bot programs import this module too, so it stays cheap: what only a referee, a transport
+or a scorer needs (the :class:`Table`, which pulls in asyncio, say) is loaded on first use;
+type checkers see those names as ordinary imports.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any, Final
 
 from arena_kernel.bots.logic import BotLogic
@@ -21,14 +23,17 @@ from arena_kernel.codecs.jsonl import JsonlCodec
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.codecs.raw import RawCodec
 from arena_kernel.codecs.sexpr import SexprCodec, Symbol
+from arena_kernel.errors import SetupError
 from arena_kernel.games.base import BuiltinBot, Game, Option
 from arena_kernel.hookspecs import Register
 from arena_kernel.markers import hookimpl
-from arena_kernel.model import Fault, FaultKind, Outcome
+from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, RunInfo, ScheduledGame
 from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
     from arena_kernel.referee.table import Reply, Table
+    from arena_kernel.scoring.base import GameResult, Scorer, Standings
+    from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
 
 API_VERSION: Final = (1, 0)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
@@ -40,32 +45,53 @@ __all__ = [
     "BuiltinBot",
     "Clocks",
     "Codec",
+    "ConnectError",
+    "Connection",
+    "Event",
     "Fault",
     "FaultKind",
     "Game",
+    "GameRecord",
+    "GameResult",
     "JsonlCodec",
+    "Launch",
     "LineCodec",
     "Option",
     "Outcome",
     "RawCodec",
     "Register",
     "Reply",
+    "RunInfo",
+    "ScheduledGame",
+    "Scorer",
+    "SetupError",
     "SexprCodec",
+    "Standings",
     "Symbol",
     "Table",
+    "Transport",
     "hookimpl",
     "main",
 ]
 
-_REFEREE = frozenset({"Reply", "Table"})
+_ON_FIRST_USE = {
+    "Reply": "arena_kernel.referee.table",
+    "Table": "arena_kernel.referee.table",
+    "GameResult": "arena_kernel.scoring.base",
+    "Scorer": "arena_kernel.scoring.base",
+    "Standings": "arena_kernel.scoring.base",
+    "ConnectError": "arena_kernel.transports.base",
+    "Connection": "arena_kernel.transports.base",
+    "Launch": "arena_kernel.transports.base",
+    "Transport": "arena_kernel.transports.base",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """``Table`` and ``Reply`` on first use: a game needs them, a bot program does not."""
-    if name in _REFEREE:
-        from arena_kernel.referee import table
-
-        value = getattr(table, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """The names a bot program never needs, imported when a plugin first asks for them."""
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

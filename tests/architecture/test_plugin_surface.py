@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,14 @@ def test_every_name_of_a_surface_is_there(surface) -> None:
     """``__all__`` is the promise: each name resolves (the lazy ones too)."""
     for name in surface.__all__:
         assert getattr(surface, name) is not None, name
+
+
+def test_a_bot_program_importing_the_surface_pays_for_no_referee() -> None:
+    """Every built-in bot program imports the surface: it must not drag in asyncio, the
+    referee, the runner or the store (each bot start would pay for them)."""
+    code = "import sys, arena_kernel.plugin; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    internals = ("referee.table", "runner", "store")
+    heavy = ("asyncio", "sqlite3", *(f"{PACKAGE}.{p}" for p in internals))
+    assert not [m for m in loaded if m.startswith(heavy)]
