@@ -5,31 +5,35 @@ failures of the set-up (a command that does not exist, a port in use, a log fold
 cannot be written, another run on the same database) print one message and exit with
 status 2, storing no game for them; a run whose games all finished exits 0; a run in which
 a game plugin failed exits 1; an interrupted run exits 130 (run it again to resume).
+A plugin that fails without stopping the command (an installed plugin that cannot be
+loaded, an observer that raises) is one ``arena: warning: ...`` line.
+
+Each command imports what it needs when it runs: ``arena --help`` or ``arena replay`` load
+no plugin, no game and no runner (see benchmarks/cli_startup.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
-import pluggy
 
 from arena_kernel import __version__
-from arena_kernel.cli.progress import ProgressReport
 from arena_kernel.cli.tables import render
-from arena_kernel.cli.transcript import transcript
 from arena_kernel.errors import ArenaError
-from arena_kernel.match.starter import starter_file
-from arena_kernel.registries.manager import get_plugin_manager, load_registries
-from arena_kernel.registries.registry import Registries
-from arena_kernel.runner.api import prepare, run_prepared
-from arena_kernel.runner.run import RunSummary
-from arena_kernel.scoring.base import Standings
-from arena_kernel.scoring.faults import fault_losses
-from arena_kernel.store.sqlite import Store
+from arena_kernel.registries.installed import DISABLE_VARIABLE
+from arena_kernel.registries.report import PluginWarning
+
+if TYPE_CHECKING:
+    from arena_kernel.registries.manager import ArenaPluginManager
+    from arena_kernel.registries.registry import Registries
+    from arena_kernel.runner.run import RunSummary
+    from arena_kernel.scoring.base import Standings
 
 
 @contextlib.contextmanager
@@ -53,9 +57,24 @@ def plugin_option(f):  # type: ignore[no-untyped-def]
     )(f)
 
 
-def registries_with(plugins: tuple[str, ...]) -> tuple[pluggy.PluginManager, Registries]:
-    pm = get_plugin_manager(extra=plugins)
+def registries_with(
+    plugins: tuple[str, ...], *, installed: bool = True
+) -> tuple[ArenaPluginManager, Registries]:
+    """The built-ins, ``plugins`` and (``installed``) the installed plugins, loaded."""
+    from arena_kernel.registries.manager import get_plugin_manager, load_registries
+
+    pm = get_plugin_manager(entry_points=installed, extra=plugins)
     return pm, load_registries(pm)
+
+
+def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Registries:
+    """Registries that have ``scorers``: the built-ins and ``plugins`` have the usual ones,
+    and only a scorer none of them has makes the installed plugins (their games with
+    them) load."""
+    _pm, registries = registries_with(plugins, installed=False)
+    if all(name in registries.scorers for name in scorers):
+        return registries
+    return registries_with(plugins)[1]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,6 +94,9 @@ def run(match_file: Path, plugins: tuple[str, ...], concurrency: int | None, qui
     Running the same file again resumes: finished games are skipped, games that were
     interrupted are replayed from their start.
     """
+    from arena_kernel.cli.progress import ProgressReport
+    from arena_kernel.runner.api import prepare, run_prepared
+
     with user_errors():
         prepared = prepare(match_file, plugins, concurrency=concurrency)
         progress = None if quiet else ProgressReport(prepared.spec.name)
@@ -112,12 +134,20 @@ def _print_standings(standings: list[Standings], faults: Standings | None) -> No
             click.echo(f"  note: {note}")
 
 
-@cli.command()
+@cli.command(
+    epilog=f"{DISABLE_VARIABLE}: a comma-separated list of entry point or distribution names "
+    f"(e.g. {DISABLE_VARIABLE}=stones,arena-liarsdice) of installed plugins that no arena "
+    "command loads; this command lists them as disabled. It silences a broken plugin."
+)
 @plugin_option
 def plugins(plugins: tuple[str, ...]) -> None:
-    """List every registered game, codec, transport and scorer, and who supplied it."""
+    """List every registered game, codec, transport and scorer, and who supplied it.
+
+    Installed plugins that are left out are listed last: broken ones (they failed to
+    load; the reason is shown, and every command works without them) and disabled ones.
+    """
     with user_errors():
-        _pm, registries = registries_with(plugins)
+        pm, registries = registries_with(plugins)
     for kind, registry in registries.by_kind().items():
         rows = [
             (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
@@ -126,6 +156,10 @@ def plugins(plugins: tuple[str, ...]) -> None:
         click.echo(f"{kind}s:")
         click.echo(render(("name", "from", "summary"), rows) if rows else "  (none)")
         click.echo("")
+    if pm.unavailable:
+        rows = [(u.plugin.entry_point, u.plugin.source, u.status) for u in pm.unavailable]
+        click.echo("plugins left out:")
+        click.echo(render(("entry point", "from", "status"), rows))
 
 
 @cli.command()
@@ -134,9 +168,11 @@ def plugins(plugins: tuple[str, ...]) -> None:
 @plugin_option
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE."""
+    from arena_kernel.scoring.faults import fault_losses
+    from arena_kernel.store.sqlite import Store
+
     with user_errors():
         _require_file(database)
-        _pm, registries = registries_with(plugins)
         with Store(database) as store:
             run = store.run(run_ref) if run_ref else store.latest_run()
             if run is None:
@@ -144,10 +180,9 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
             results = store.results(run.run_id)
             spec = store.spec(run.run_id)
         bots = [b["name"] for b in spec.get("bots", [])]
-        tables = [
-            registries.scorers.cls(name)().standings(results, bots)
-            for name in spec.get("scorers", ["wins"])
-        ]
+        scorers = spec.get("scorers", ["wins"])
+        registries = scorer_registries(plugins, scorers)
+        tables = [registries.scorers.cls(name)().standings(results, bots) for name in scorers]
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
@@ -160,6 +195,9 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
 @click.argument("game_id", type=int)
 def replay(database: Path, game_id: int) -> None:
     """Print the transcript of game GAME_ID stored in DATABASE: every message, with times."""
+    from arena_kernel.cli.transcript import transcript
+    from arena_kernel.store.sqlite import Store
+
     with user_errors():
         _require_file(database)
         with Store(database) as store:
@@ -174,6 +212,8 @@ def replay(database: Path, game_id: int) -> None:
 @plugin_option
 def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
     """Write a commented starter match file for GAME."""
+    from arena_kernel.match.starter import starter_file
+
     with user_errors():
         _pm, registries = registries_with(plugins)
         registries.games.cls(game)
@@ -197,7 +237,26 @@ def _require_file(path: Path) -> None:
         raise ArenaError(f"{path}: no such database file")
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+    *,
+    _default: Any = warnings.showwarning,
+) -> None:
+    """A plugin's failure is one line, like the command's own errors; other warnings keep
+    Python's form (with the place that issued them)."""
+    if issubclass(category, PluginWarning):
+        click.echo(f"arena: warning: {message}", err=True)
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
 def main() -> None:
+    warnings.showwarning = _show_warning
     cli()
 
 

@@ -1,6 +1,6 @@
-"""Loading plugins and the name -> class registries they fill."""
+"""Loading plugins (:mod:`.manager`) and the name -> class registries they fill
+(:mod:`.registry`); installed plugins that fail are reported (:mod:`.report`) and left out.
 
-from arena_kernel.registries.manager import get_plugin_manager, load_registries
-from arena_kernel.registries.registry import Entry, Registries, Registry
-
-__all__ = ["Entry", "Registries", "Registry", "get_plugin_manager", "load_registries"]
+Nothing is imported here: the command line imports the light modules of this package
+without loading any plugin.
+"""

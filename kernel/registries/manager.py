@@ -1,4 +1,11 @@
-"""The plugin manager factory (not a module global): built-ins, entry points, validation."""
+"""The plugin manager factory (not a module global): built-ins, entry points, validation.
+
+An installed plugin is the environment's doing, not the command's: one that fails to
+load (its import raises, its hooks do not match the specifications, its registration
+hook raises) is reported in one line and left out, and every command still works. A plugin
+the user names (``-p MODULE``, a match file's ``plugins``) is asked for: its failure is an
+error.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +17,17 @@ import pluggy
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import PluginError
+from arena_kernel.hookspecs import Register
 from arena_kernel.markers import PROJECT
+from arena_kernel.registries.installed import (
+    DISABLE_VARIABLE,
+    InstalledPlugin,
+    Unavailable,
+    disabled_names,
+    installed_plugins,
+)
 from arena_kernel.registries.registry import Entry, Registries, Registry
+from arena_kernel.registries.report import one_line, warn
 
 BUILTIN_PLUGINS = (
     "arena_kernel.transports.builtin",
@@ -22,36 +38,114 @@ BUILTIN_PLUGINS = (
 
 BUILTIN_SOURCE = "arena (built-in)"
 
+REGISTRATION_HOOKS = {
+    "transport": "arena_register_transports",
+    "codec": "arena_register_codecs",
+    "game": "arena_register_games",
+    "scorer": "arena_register_scorers",
+}
+
+
+class ArenaPluginManager(pluggy.PluginManager):
+    """pluggy's manager, knowing where each plugin came from and which installed plugins
+    were left out (``unavailable``), so that every message names a plugin by its
+    distribution and a missing game can say that its plugin is broken."""
+
+    def __init__(self) -> None:
+        super().__init__(PROJECT)
+        self.add_hookspecs(hookspecs)
+        self.unavailable: list[Unavailable] = []
+        self._installed: dict[str, InstalledPlugin] = {}
+
+    def add(self, plugin: object, name: str | None = None) -> None:
+        """Register and validate ``plugin``, or leave the manager as it was and raise.
+
+        arena calls each hook implementation on its own (one plugin's failure is its
+        own), so wrappers, which pluggy would wrap around all of them, are refused.
+        """
+        self.register(plugin, name=name)
+        try:
+            self.check_pending()
+            for caller in self.get_hookcallers(plugin) or ():
+                for impl in caller.get_hookimpls():
+                    if impl.plugin is plugin and (impl.wrapper or impl.hookwrapper):
+                        raise PluginError(f"{caller.name} must not be a wrapper")
+        except BaseException:
+            self.unregister(plugin)
+            raise
+
+    def load_installed(self, disabled: Iterable[str] = ()) -> None:
+        """Register every installed plugin but the ``disabled`` ones (entry point or
+        distribution names), leaving out the ones that fail to load."""
+        for plugin in installed_plugins(PROJECT):
+            if plugin.named(disabled):
+                self.unavailable.append(Unavailable(plugin, broken=False))
+                continue
+            try:
+                self.add(plugin.entry.load(), name=plugin.entry_point)
+            except Exception as exc:
+                self.leave_out(plugin, one_line(exc))
+            else:
+                self._installed[plugin.entry_point] = plugin
+
+    def installed(self, plugin: object) -> InstalledPlugin | None:
+        """The entry point ``plugin`` was loaded from (None: a built-in or named plugin)."""
+        name = self.get_name(plugin)
+        return self._installed.get(name) if name is not None else None
+
+    def leave_out(self, plugin: InstalledPlugin, problem: str) -> None:
+        """Unregister a broken installed plugin (if it got that far), remember why, and
+        say so once."""
+        loaded = self.get_plugin(plugin.entry_point)
+        if loaded is not None and self._installed.get(plugin.entry_point) is plugin:
+            self.unregister(loaded)
+            del self._installed[plugin.entry_point]
+        left_out = Unavailable(plugin, broken=True, problem=problem)
+        self.unavailable.append(left_out)
+        warn(
+            f"{left_out}; arena goes on without it "
+            f"(set {DISABLE_VARIABLE}={plugin.entry_point} not to load it)"
+        )
+
+    def source(self, plugin: object) -> str:
+        """Who supplied ``plugin`` (``arena plugins``' "from" column): its distribution,
+        the kernel, or the module (or class) registered as a plugin."""
+        installed = self.installed(plugin)
+        if installed is not None:
+            return installed.source
+        if self.get_name(plugin) in BUILTIN_PLUGINS:
+            return BUILTIN_SOURCE
+        name = getattr(plugin, "__name__", None)
+        return f"plugin {name or f'{type(plugin).__module__}.{type(plugin).__qualname__}'}"
+
+    def describe(self, plugin: object) -> str:
+        """``plugin`` in a message: an installed one with its entry point."""
+        installed = self.installed(plugin)
+        return f"plugin {installed}" if installed is not None else self.source(plugin)
+
 
 def get_plugin_manager(
     *, entry_points: bool = True, extra: Iterable[str | object] = ()
-) -> pluggy.PluginManager:
-    """A fresh manager with the built-ins, the ``arena`` entry points and ``extra`` plugins.
+) -> ArenaPluginManager:
+    """A fresh manager with the built-ins, the installed ``arena`` entry points (but those
+    disabled by ``ARENA_DISABLE_PLUGINS``) and ``extra`` plugins.
 
     ``extra`` holds module objects or import paths (a match file's ``plugins = [...]``).
-    ``check_pending`` runs last, so a misspelled hook such as ``arena_register_gmaes``
-    fails loudly here instead of being silently ignored.
+    Each plugin is validated as it is registered, so a misspelled hook such as
+    ``arena_register_gmaes`` fails loudly instead of being silently ignored.
     """
-    pm = pluggy.PluginManager(PROJECT)
-    pm.add_hookspecs(hookspecs)
+    pm = ArenaPluginManager()
     for name in BUILTIN_PLUGINS:
-        pm.register(importlib.import_module(name), name=name)
+        pm.add(importlib.import_module(name), name=name)
     if entry_points:
-        try:
-            pm.load_setuptools_entrypoints(PROJECT)
-        except Exception as exc:
-            raise PluginError(f"could not load an installed arena plugin: {exc}") from exc
+        pm.load_installed(disabled_names())
     for plugin in extra:
         register_plugin(pm, plugin)
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        raise PluginError(f"plugin {exc.plugin!r}: {exc}") from None
     return pm
 
 
-def register_plugin(pm: pluggy.PluginManager, plugin: str | object) -> object:
-    """Register a module (or its import path) and validate its hooks at once."""
+def register_plugin(pm: ArenaPluginManager, plugin: str | object) -> object:
+    """Register a module (or its import path) the user asked for; any failure is an error."""
     if isinstance(plugin, str):
         try:
             plugin = importlib.import_module(plugin)
@@ -60,54 +154,64 @@ def register_plugin(pm: pluggy.PluginManager, plugin: str | object) -> object:
     if pm.is_registered(plugin):
         return plugin
     try:
-        pm.register(plugin)
-        pm.check_pending()
-    except (pluggy.PluginValidationError, ValueError) as exc:
+        pm.add(plugin)
+    except (pluggy.PluginValidationError, ValueError, PluginError) as exc:
         raise PluginError(f"plugin {plugin!r}: {exc}") from None
     return plugin
 
 
-def plugin_sources(pm: pluggy.PluginManager) -> dict[int, str]:
-    """Who supplied each plugin object: its distribution, or the kernel for built-ins."""
-    sources: dict[int, str] = {}
-    for plugin, dist in pm.list_plugin_distinfo():
-        sources[id(plugin)] = f"{dist.project_name} {dist.version}"
-    for name in BUILTIN_PLUGINS:
-        plugin = pm.get_plugin(name)
-        if plugin is not None:
-            sources[id(plugin)] = BUILTIN_SOURCE
-    return sources
-
-
-_REGISTRATION_HOOKS = {
-    "transports": "arena_register_transports",
-    "codecs": "arena_register_codecs",
-    "games": "arena_register_games",
-    "scorers": "arena_register_scorers",
-}
-
-
-def load_registries(pm: pluggy.PluginManager) -> Registries:
-    """Call every registration hook, one plugin at a time, so each entry knows its source."""
-    registries = Registries.empty()
-    sources = plugin_sources(pm)
-    for attr, hook_name in _REGISTRATION_HOOKS.items():
-        registry: Registry = getattr(registries, attr)
-        for impl in getattr(pm.hook, hook_name).get_hookimpls():
-            source = sources.get(id(impl.plugin), f"plugin {impl.plugin_name}")
-
-            def register(
-                cls: type[Any], _source: str = source, _impl: Any = impl, _reg: Registry = registry
-            ) -> None:
-                _reg.add(Entry(getattr(cls, "name", ""), cls, _impl.plugin_name, _source))
-
-            try:
-                impl.function(register=register)
-            except PluginError:
+def load_registries(pm: ArenaPluginManager) -> Registries:
+    """Call the registration hooks one plugin at a time, so that each entry knows its
+    source and an installed plugin whose hook fails is left out whole (not with half of
+    its classes registered)."""
+    registered = []
+    for _name, plugin in pm.list_name_plugin():
+        if plugin is None:
+            continue
+        try:
+            registered.append(_registered_by(pm, plugin))
+        except PluginError as exc:
+            installed = pm.installed(plugin)
+            if installed is None:
                 raise
-            except Exception as exc:
-                raise PluginError(
-                    f"{hook_name} of {source} ({impl.plugin_name}) failed: "
-                    f"{type(exc).__name__}: {exc}"
-                ) from exc
+            pm.leave_out(installed, exc.problem if isinstance(exc, _HookFailed) else str(exc))
+    registries = Registries.empty(tuple(pm.unavailable))
+    for by_plugin in registered:
+        for kind, registry in by_plugin.by_kind().items():
+            for entry in registry.values():
+                registries.by_kind()[kind].add(entry)
     return registries
+
+
+class _HookFailed(PluginError):
+    """A registration hook raised: ``problem`` says which and how, the message also whose."""
+
+    def __init__(self, hook_name: str, source: str, exc: Exception) -> None:
+        self.problem = f"{hook_name} failed: {one_line(exc)}"
+        super().__init__(f"{hook_name} of {source} failed: {one_line(exc)}")
+
+
+def _registered_by(pm: ArenaPluginManager, plugin: object) -> Registries:
+    """What ``plugin``'s registration hooks register; a failure is a :class:`PluginError`."""
+    registries = Registries.empty()
+    source = pm.source(plugin)
+    for kind, hook_name in REGISTRATION_HOOKS.items():
+        for impl in getattr(pm.hook, hook_name).get_hookimpls():
+            if impl.plugin is plugin:
+                register = _registrar(registries.by_kind()[kind], impl.plugin_name, source)
+                try:
+                    impl.function(register=register)
+                except PluginError:
+                    raise
+                except Exception as exc:
+                    raise _HookFailed(hook_name, source, exc) from exc
+    return registries
+
+
+def _registrar(registry: Registry, plugin_name: str, source: str) -> Register:
+    """The ``register`` a registration hook is given."""
+
+    def register(cls: type[Any]) -> None:
+        registry.add(Entry(getattr(cls, "name", ""), cls, plugin_name, source))
+
+    return register

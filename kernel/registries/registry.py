@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena_kernel.errors import PluginError, did_you_mean
+from arena_kernel.registries.installed import Unavailable
 
 
 @dataclass(frozen=True)
@@ -24,10 +25,13 @@ class Registry(Mapping[str, Entry]):
 
     A duplicate name is a load-time error naming both plugins: silently letting the
     second win would make a match file mean different things on different machines.
+    ``unavailable`` are the installed plugins left out (broken or disabled): one of them
+    may be why a name is missing.
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, unavailable: Sequence[Unavailable] = ()) -> None:
         self.kind = kind
+        self.unavailable = tuple(unavailable)
         self._entries: dict[str, Entry] = {}
 
     def add(self, entry: Entry) -> None:
@@ -53,8 +57,21 @@ class Registry(Mapping[str, Entry]):
             known = ", ".join(sorted(self._entries)) or "none"
             raise PluginError(
                 f'unknown {self.kind} "{name}"{did_you_mean(name, self._entries)}; '
-                f"installed: {known}"
+                f"installed: {known}{self.left_out_note(name)}"
             ) from None
+
+    def left_out_note(self, name: str) -> str:
+        """``"; ..."``, the left-out plugins that may be why ``name`` is missing (the one
+        named after it, with its reason, or else all of them), or ``""``."""
+        for left_out in self.unavailable:
+            if left_out.plugin.named((name, f"arena-{name}")):
+                return f"; its {left_out}"
+        if not self.unavailable:
+            return ""
+        listed = ", ".join(
+            f"{u.plugin.source} ({'broken' if u.broken else 'disabled'})" for u in self.unavailable
+        )
+        return f"; plugins left out: {listed}"
 
     def __getitem__(self, name: str) -> Entry:
         return self._entries[name]
@@ -76,8 +93,9 @@ class Registries:
     scorers: Registry
 
     @classmethod
-    def empty(cls) -> Registries:
-        return cls(Registry("transport"), Registry("codec"), Registry("game"), Registry("scorer"))
+    def empty(cls, unavailable: Sequence[Unavailable] = ()) -> Registries:
+        kinds = ("transport", "codec", "game", "scorer")
+        return cls(*(Registry(kind, unavailable) for kind in kinds))
 
     def by_kind(self) -> dict[str, Registry]:
         return {
