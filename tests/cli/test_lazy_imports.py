@@ -1,0 +1,114 @@
+"""Commands that need no game import no game, no plugin and no runner: what a command
+imports is checked here (its speed is measured by benchmarks/cli_startup.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from installed_dist import install
+
+IMPORTED_AFTER = """
+import json, sys
+from arena_kernel.cli.main import main
+report, sys.argv = sys.argv[1], ["arena", *sys.argv[2:]]
+try:
+    main()
+finally:
+    with open(report, "w") as out:
+        json.dump(sorted(sys.modules), out)
+"""
+
+PROBE = """
+from arena_kernel.markers import hookimpl
+from arena_kernel.testing.nim import Nim
+
+class Probe(Nim):
+    name = "probe"
+
+@hookimpl
+def arena_register_games(register):
+    register(Probe)
+"""
+
+MATCH = """
+game = "nim"
+rounds = 1
+database = "results.sqlite"
+plugins = ["arena_kernel.testing.games"]
+[[bots]]
+name = "a"
+builtin = "optimal"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "random"
+inproc = true
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An installed plugin to spot, and a database of one finished run (``results.sqlite``)."""
+    site = tmp_path_factory.mktemp("site")
+    install(site, "arena-probe", {"probe": "arena_probe"}, {"arena_probe": PROBE})
+    (site / "nim.toml").write_text(MATCH)
+    made = imported(site, "run", "-q", "nim.toml")
+    assert "arena_kernel.runner.run" in made, "the test can see what a command imports"
+    return site
+
+
+def imported(site: Path, *args: str) -> set[str]:
+    """The modules loaded once ``arena ARGS`` has run (with the plugin of ``site``)."""
+    report = site / "modules.json"
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORTED_AFTER, str(report), *args],
+        capture_output=True,
+        text=True,
+        cwd=site,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(report.read_text()))
+
+
+def plugin_modules() -> set[str]:
+    """The modules of every installed plugin (the probe too, while on the path)."""
+    return {entry.module for entry in entry_points(group="arena")}
+
+
+NOT_NEEDED = ("arena_kernel.runner", "arena_kernel.games", "arena_kernel.testing")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["run", "--help"],
+        ["plugins", "--help"],
+        ["replay", "results.sqlite", "1"],
+        ["standings", "results.sqlite"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_needs_no_game_imports_none(site: Path, args: list[str]) -> None:
+    loaded = imported(site, *args)
+    unwanted = {
+        module
+        for module in loaded
+        if module in plugin_modules() | {"arena_probe"} or module.startswith(NOT_NEEDED)
+    }
+    assert not unwanted, f"arena {' '.join(args)} imported {sorted(unwanted)}"
+
+
+def test_arena_plugins_imports_the_installed_plugins(site: Path) -> None:
+    """The check above can see a plugin being imported."""
+    assert "arena_probe" in imported(site, "plugins")
