@@ -3,6 +3,14 @@
 Four registration hooks hand the kernel named classes (the match file refers to everything
 by name), and four notification hooks let observers follow a run. Built-in transports,
 codecs and scorers are registered through the very same hooks as third-party ones.
+
+The kernel calls each implementation on its own, so that one plugin's failure stays its
+own: an installed plugin whose registration hook raises is left out (``arena plugins``
+lists it as broken), and a notification hook that raises is reported once, as one
+warning naming the plugin, while the run goes on. Hook wrappers are therefore refused.
+The runner calls the notification hooks through these very functions
+(:class:`arena_kernel.registries.observers.Observers`), so their signatures here are the
+ones type-checked at every call.
 """
 
 from __future__ import annotations

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import pluggy
-
+from arena_kernel import hookspecs
 from arena_kernel.errors import ArenaError, OptionError, SetupError
 from arena_kernel.games.base import Game
 from arena_kernel.match.schedule import assign_sessions, schedule
@@ -23,6 +22,8 @@ from arena_kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.registries.manager import ArenaPluginManager
+from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
 from arena_kernel.runner.seating import Lineup, close_all
@@ -92,12 +93,12 @@ class Runner:
         spec: MatchSpec,
         registries: Registries,
         store: Store,
-        pm: pluggy.PluginManager,
+        pm: ArenaPluginManager,
     ) -> None:
         self.spec = spec
         self.registries = registries
         self.store = store
-        self.hook = pm.hook
+        self.observers = Observers(pm)
         self.game = build_game(spec, registries)
         game_cls = type(self.game)
         codec_cls = registries.codecs.cls(spec.codec or game_cls.codec)
@@ -135,7 +136,7 @@ class Runner:
         self.summary = RunSummary(self.run, skipped=len(done))
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.disqualified = self.store.disqualified(self.run.run_id)
-        self.hook.arena_run_start(run=self.run)
+        self.observers.notify(hookspecs.arena_run_start, run=self.run)
         queue: asyncio.Queue[list[ScheduledGame]] = asyncio.Queue()
         for session in sessions:
             queue.put_nowait(session)
@@ -158,7 +159,9 @@ class Runner:
         if len(self.store.finished(self.run.run_id)) == len(self.schedule):
             self.store.finish_run(self.run.run_id)
         self.summary.standings, self.summary.faults = self.standings()
-        self.hook.arena_run_end(run=self.run, standings=self.summary.standings)
+        self.observers.notify(
+            hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
+        )
         return self.summary
 
     def standings(self) -> tuple[list[Standings], Standings | None]:
@@ -195,7 +198,7 @@ class Runner:
         """Bots live for this one game: connect, play, end every process."""
         if self._skipped(game):
             return
-        self.hook.arena_game_start(run=self.run, game=game)
+        self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
         log_dir = self.log_root / f"game-{game.index}"
         channels = await self._bring_up(lineup, game.seating, log_dir, f"game-{game.index}")
         try:
@@ -234,7 +237,7 @@ class Runner:
             for game in games:
                 if self._skipped(game):
                     continue
-                self.hook.arena_game_start(run=self.run, game=game)
+                self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
                 seated = [by_name[name] for name in game.seating]
                 log = EventLog()
                 entrant = [entrants.index(name) for name in game.seating]
@@ -316,7 +319,7 @@ class Runner:
         self.store.save_game(self.run.run_id, record)
         self.disqualified.update(game.seating[seat] for seat in outcome.disqualified)
         self.summary.played += 1
-        self.hook.arena_game_end(run=self.run, game=game, record=record)
+        self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
 
 
 def _check_outcome(outcome: Any, seats: int) -> None:
