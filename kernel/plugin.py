@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from arena_kernel.referee.table import Reply, Table
     from arena_kernel.scoring.base import GameResult, Scorer, Standings
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
+    from arena_kernel.transports.process import BotProcess, spawn
 
 API_VERSION: Final = (1, 0)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
@@ -42,6 +43,7 @@ step removes or changes one. A plugin may check ``API_VERSION[0] == 1`` at impor
 __all__ = [
     "API_VERSION",
     "BotLogic",
+    "BotProcess",
     "BuiltinBot",
     "Clocks",
     "Codec",
@@ -72,6 +74,7 @@ __all__ = [
     "Transport",
     "hookimpl",
     "main",
+    "spawn",
 ]
 
 _ON_FIRST_USE = {
@@ -84,6 +87,8 @@ _ON_FIRST_USE = {
     "Connection": "arena_kernel.transports.base",
     "Launch": "arena_kernel.transports.base",
     "Transport": "arena_kernel.transports.base",
+    "BotProcess": "arena_kernel.transports.process",
+    "spawn": "arena_kernel.transports.process",
 }
 
 
