@@ -17,9 +17,9 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -46,7 +46,10 @@ def user_errors() -> Iterator[None]:
         sys.exit(2)
 
 
-def plugin_option(f):  # type: ignore[no-untyped-def]
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def plugin_option(f: Command) -> Command:
     return click.option(
         "-p",
         "--plugin",
@@ -250,7 +253,9 @@ def _show_warning(
     """A plugin's failure is one line, like the command's own errors; other warnings keep
     Python's form (with the place that issued them)."""
     if issubclass(category, PluginWarning):
-        click.echo(f"arena: warning: {message}", err=True)
+        # On a terminal, over the progress bar's line (the bar redraws at its next step).
+        clear = "\r\x1b[K" if sys.stderr.isatty() else ""
+        click.echo(f"{clear}arena: warning: {message}", err=True)
     else:
         _default(message, category, filename, lineno, file, line)
 

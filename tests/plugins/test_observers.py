@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -125,3 +127,61 @@ def test_an_installed_observer_is_named_by_its_distribution(installed_observer: 
     assert str(warning.message).startswith(
         "plugin arena-fakeobs 2.0 (entry point fakeobs): arena_run_start raised KeyError: 'token'"
     ), warning.message
+
+
+NOTIFICATIONS = """
+from arena_kernel import hookspecs
+from arena_kernel.model import RunInfo, ScheduledGame
+from arena_kernel.registries.observers import Observers
+
+
+def notify(observers: Observers, run: RunInfo, game: ScheduledGame) -> None:
+    observers.notify(hookspecs.arena_game_start, run=run, game=game)
+    observers.notify(hookspecs.arena_game_start, run, game)
+    observers.notify(hookspecs.arena_game_start, run=run, gmae=game)
+    observers.notify(hookspecs.arena_game_start, run=run, game=run)
+    observers.notify(hookspecs.arena_run_end, run=run)
+"""
+
+
+def test_notify_is_type_checked_against_the_hook_specification(tmp_path: Path) -> None:
+    """A runner that misspells an argument, passes the wrong type or forgets one fails
+    the type check: the specifications in hookspecs.py are the calls' signatures."""
+    pytest.importorskip("mypy")
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    (packages / "arena_kernel").symlink_to(Path(hookspecs.__file__).parent)
+    (tmp_path / "calls.py").write_text(NOTIFICATIONS)
+    checked = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--follow-imports=silent",
+            "--cache-dir",
+            "cache",
+            "calls.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "MYPYPATH": str(packages)},
+        timeout=300,
+    )
+    source = NOTIFICATIONS.splitlines()
+    errors = {
+        source[int(line.split(":")[1]) - 1].strip(): line.split(": error: ")[1]
+        for line in checked.stdout.splitlines()
+        if ": error: " in line
+    }
+    assert errors.keys() == {
+        "observers.notify(hookspecs.arena_game_start, run=run, gmae=game)",
+        "observers.notify(hookspecs.arena_game_start, run=run, game=run)",
+        "observers.notify(hookspecs.arena_run_end, run=run)",
+    }, checked.stdout
+    assert all(
+        expected in message
+        for expected, message in zip(
+            ['"gmae"', 'expected "ScheduledGame"', '"standings"'], errors.values(), strict=True
+        )
+    ), errors
