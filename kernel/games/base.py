@@ -9,55 +9,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
-from arena_kernel.errors import OptionError, did_you_mean
 from arena_kernel.model import Outcome
+from arena_kernel.options import Option, check_options
 from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
     from arena_kernel.referee.table import Table
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a game's ``[game_options]`` table: default, help text, accepted values.
-
-    The type is the default's type (an ``int`` default also accepts nothing but ints; a
-    ``float`` default accepts ints too). ``choices`` restricts the value to a set.
-    """
-
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def check(self, key: str, value: Any) -> Any:
-        expected = type(self.default)
-        if expected is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
-            raise OptionError(
-                key, f"{key} must be {_type_name(expected)}, not {_type_name(type(value))}"
-            )
-        if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(repr(c) for c in self.choices)
-            raise OptionError(key, f"{key} must be one of {allowed}, not {value!r}")
-        if self.minimum is not None and value < self.minimum:
-            raise OptionError(key, f"{key} must be at least {self.minimum}, not {value!r}")
-        if self.maximum is not None and value > self.maximum:
-            raise OptionError(key, f"{key} must be at most {self.maximum}, not {value!r}")
-        return value
-
-
-def _type_name(tp: type) -> str:
-    return {
-        bool: "true or false",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "a table",
-    }.get(tp, tp.__name__)
 
 
 @dataclass(frozen=True)
@@ -130,16 +87,7 @@ class Game(ABC, Generic[Session]):
 
         Override (calling ``super()``) for checks across several options.
         """
-        for key in raw:
-            if key not in cls.options:
-                raise OptionError(
-                    key,
-                    f'game "{cls.name}" has no option "{key}"{did_you_mean(key, cls.options)}',
-                )
-        return {
-            key: opt.check(key, raw[key]) if key in raw else opt.default
-            for key, opt in cls.options.items()
-        }
+        return check_options(cls.options, raw, f'game "{cls.name}"')
 
     async def open_session(self, table: Table) -> Session:
         """Once per session, after every seat is connected (greetings, name handshakes):

@@ -14,92 +14,15 @@ limits. Only ``game`` and the ``[[bots]]`` (at least one per seat) are required:
     name = "mine"
     cmd = ["python3", "my_bot.py"]
 
-Top-level keys (they must come before the first ``[table]``):
-
-``game``
-    The game to play (a string, required): an installed game's name.
-``name``
-    The run's name in the database and the reports. Default: the file's name without
-    ``.toml``.
-``seed``
-    An integer (default 0). Each game's seed is derived from it and the game's number, so
-    the same file plays the same games whatever the concurrency.
-``seats``
-    Players per game: one of the counts the game supports (default: its smallest), or a
-    list of them (``[3, 4, 5, 6]``) to play every group size in one run, smallest first.
-    There must be at least as many bots as the largest count.
-``format``
-    ``"round-robin"`` (default): every group of ``seats`` bots plays (of each size, with a
-    list). ``"gauntlet"``: only the groups that include the ``challenger``.
-``challenger``
-    Gauntlet only: the name of the bot under test. Default: the first bot.
-``seatings``
-    ``"rotations"`` (default): each group plays once per rotation of its seating, so every
-    bot plays every seat equally often. ``"permutations"``: once per seat order.
-``rounds``
-    How many times the whole schedule is played (an integer, at least 1; default 1).
-``games``
-    Play exactly this many games instead (at least 1), cycling through the seatings.
-    Give ``rounds`` or ``games``, not both.
-``concurrency``
-    Games played at the same time (sessions, for session games). Default: the number of
-    CPUs.
-``database``
-    The SQLite results file (default ``"arena.sqlite"``). A relative path is relative to
-    the match file's folder, as are ``logs`` and each bot's ``cwd``.
-``logs``
-    The folder for event logs and bots' stderr (default ``"arena-logs"``).
-``codec``, ``transport``
-    Override the game's codec or transport with another installed one (``arena plugins``).
-``scorers``
-    The standings to compute, a list of installed scorer names. Default: ``"wins"`` plus
-    a rating: ``"elo"`` when every game has two seats, ``"openskill"`` (Plackett-Luce) when
-    any has three or more; only those that are installed.
-``plugins``
-    Extra plugin modules to load before anything else is checked, as import paths
-    (``["my_package.arena_plugin"]``): a game, codec, transport or scorer that is not
-    installed as a package.
-``max_message_kb``
-    The largest message a bot may send, in KiB (default 1024); a longer one is a fault.
-
-Tables:
-
-``[clock]``
-    Time limits in seconds, on top of the game's defaults: ``startup`` (starting and
-    connecting a bot, up to its first reply) and ``reply`` (per reply) must be above 0;
-    ``grace`` (added to every limit) and ``kill`` (between SIGTERM and SIGKILL) may be 0;
-    ``game`` is a per-seat budget for a whole game, 0 for none (the default).
-``[limits]``
-    Per bot process: ``memory_mb``, ``cpu_seconds``, ``processes`` (integers, 0 for no
-    limit; defaults 4096, none, 256) and ``stderr_kb`` (stderr kept per bot and game,
-    at least 1; default 256).
-``[game_options]``
-    The game's own options (``arena init GAME`` writes them all, with their defaults
-    and help).
-``[transport_options.NAME]``
-    Options for the installed transport ``NAME`` (for example ``[transport_options.tcp]``).
-``[[bots]]``
-    One table per bot, in the order used for the schedule and for ties:
-
-    ``name`` (required, unique) and exactly one of ``cmd`` (the program to run, an argv
-    list such as ``["python3", "bot.py"]``; ``{identifier}``, ``{host}`` and ``{port}`` are
-    filled in), ``builtin`` (one of the game's built-in bots) or ``connect = true`` (a bot
-    started by someone else, which connects to the arena by itself). Optional: ``args``
-    (extra command-line arguments for a built-in bot, such as ``["--time", "0.5"]``),
-    ``inproc = true`` (a built-in bot that supports it runs inside the arena process: much
-    faster),
-    ``transport`` (this bot's transport), ``env`` (a table of extra environment
-    variables, strings) and ``cwd`` (the folder the bot runs in; by default a ``cmd`` bot
-    runs in the match file's folder, so ``["python3", "bot.py"]`` finds a ``bot.py`` next
-    to the match file). ``env`` and ``cwd`` are
-    errors with ``connect`` or ``inproc`` (no process is started), as is ``transport``
-    with ``inproc``.
-
-    A ``connect = true`` bot over the tcp transport takes the first connection that no bot
-    the arena started made; to make its seat its own, bind it with ``port`` (an integer:
-    the arena listens on that port for this bot only) and/or ``peer`` (an IP address: only
-    a connection from there). Both are left out of the run's identity: moving a remote bot
-    resumes its run.
+The keys, their types, defaults and meaning are declared once, as the fields of
+:class:`~arena_kernel.match.spec.MatchSpec` and :class:`~arena_kernel.match.spec.BotSpec`
+(:mod:`arena_kernel.match.schema`); the README's key table is printed from them by
+``python -m arena_kernel.match.schema --markdown``, and ``arena init GAME`` writes them
+all into a starter file. This module reads every declared key by its declaration (type,
+accepted values, ``registry``, paths relative to the file) and adds what no declaration
+says: defaults taken from the game, the file or the machine, and the checks that involve
+several keys (a bot needs one of ``cmd``, ``builtin`` or ``connect``; ``rounds`` or
+``games``; a connect bot's ``port`` of its own).
 
 The game's options and a transport's options live in ``[game_options]`` and
 ``[transport_options.NAME]`` rather than ``[game]`` and ``[transport.NAME]`` because TOML
@@ -114,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
-import json
 import os
 import re
 import tomllib
@@ -122,61 +44,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.errors import MatchFileError, OptionError, PluginError, did_you_mean
 from arena_kernel.games.base import Game
-from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.match.schema import Declared, declared, file_keys
+from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
+from arena_kernel.options import Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
-from arena_kernel.transports.base import Limits
+from arena_kernel.transports.base import Limits, Transport
 
 KeyPath = tuple[str | int, ...]
 """Where a value sits in the file: ``("bots", 1, "cmd")`` is the second bot's ``cmd``."""
 
-TOP_LEVEL_KEYS = (
-    "game",
-    "name",
-    "seed",
-    "seats",
-    "format",
-    "challenger",
-    "seatings",
-    "rounds",
-    "games",
-    "concurrency",
-    "database",
-    "logs",
-    "codec",
-    "transport",
-    "scorers",
-    "plugins",
-    "max_message_kb",
-    "clock",
-    "limits",
-    "game_options",
-    "transport_options",
-    "bots",
-)
-BOT_KEYS = (
-    "name",
-    "cmd",
-    "builtin",
-    "args",
-    "connect",
-    "inproc",
-    "transport",
-    "env",
-    "cwd",
-    "port",
-    "peer",
-)
-CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
-LIMIT_KEYS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
-FORMATS = ("round-robin", "gauntlet")
-SEATINGS = ("rotations", "permutations")
 
-
-def load_match(path: Path, registries_for: Callable[[tuple[str, ...]], Registries]) -> MatchSpec:
-    """Read and validate a match file.
+def load_match(
+    path: Path,
+    registries_for: Callable[[tuple[str, ...]], Registries],
+    schema: type[MatchSpec] = MatchSpec,
+) -> MatchSpec:
+    """Read and validate a match file into a ``schema`` (:class:`MatchSpec`, or a subclass
+    that declares more keys).
 
     The file's own ``plugins`` are read first and handed to ``registries_for``, because
     they may provide the very game, codec or transport the rest of the file names.
@@ -187,7 +73,7 @@ def load_match(path: Path, registries_for: Callable[[tuple[str, ...]], Registrie
         registries = registries_for(plugins)
     except PluginError as exc:
         raise _Checker(path, text).error(("plugins",) if plugins else (), str(exc)) from None
-    return validate(raw, path, text, registries)
+    return validate(raw, path, text, registries, schema)
 
 
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
@@ -233,12 +119,19 @@ def _toml_error(path: Path, text: str, message: str) -> str:
 
 def read_plugins(raw: dict[str, Any], path: Path, text: str) -> tuple[str, ...]:
     """The ``plugins`` list, checked before any registry exists to check the rest."""
-    return tuple(_Checker(path, text).str_list(raw, ("plugins",), allow_empty=True) or ())
+    (entry,) = (entry for entry in declared(MatchSpec) if entry.field == "plugins")
+    return tuple(_Checker(path, text).checked(raw, ("plugins",), entry.key.option) or ())
 
 
-def validate(raw: dict[str, Any], path: Path, text: str, registries: Registries) -> MatchSpec:
+def validate(
+    raw: dict[str, Any],
+    path: Path,
+    text: str,
+    registries: Registries,
+    schema: type[MatchSpec] = MatchSpec,
+) -> MatchSpec:
     """Check every key of a parsed match file and fill in the defaults."""
-    return _Validator(raw, path, text, registries).spec()
+    return _Validator(raw, path, text, registries, schema).spec()
 
 
 def default_scorers(seats: Sequence[int], registries: Registries) -> tuple[str, ...]:
@@ -274,7 +167,8 @@ def find_line(text: str, path: KeyPath) -> int | None:
     found_line: int | None = None
     i = 0
     while i < len(path) and isinstance(key := path[i], str):
-        index = path[i + 1] if i + 1 < len(path) and isinstance(path[i + 1], int) else None
+        following = path[i + 1] if i + 1 < len(path) else None
+        index = following if isinstance(following, int) else None
         if direct:
             direct_end = next((n for n, _ in headers if n > start), len(lines))
             key_line = _key_line(lines, start + 1, direct_end, key)
@@ -329,23 +223,6 @@ def _show_path(path: KeyPath) -> str:
     return out
 
 
-def _type_name(value: Any) -> str:
-    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
-    names |= {list: "an array", dict: "a table"}
-    return names.get(type(value), "a date/time")
-
-
-def _show_value(value: Any) -> str:
-    """A scalar as it would be written in TOML, to quote it back in a message."""
-    if isinstance(value, bool):
-        return " (true)" if value else " (false)"
-    if isinstance(value, str):
-        return f" ({json.dumps(value)})"
-    if isinstance(value, int | float):
-        return f" ({value})"
-    return ""
-
-
 class _Checker:
     """Typed access to the raw tables; every failure names the file, line and key."""
 
@@ -362,10 +239,7 @@ class _Checker:
         raise self.error(where, message)
 
     def wrong_type(self, where: KeyPath, expected: str, value: Any) -> NoReturn:
-        self.fail(
-            where,
-            f"{_show_path(where)} must be {expected}, not {_type_name(value)}{_show_value(value)}",
-        )
+        self.fail(where, f"{_show_path(where)} must be {expected}, not {described(value)}")
 
     def known_keys(self, table: dict[str, Any], where: KeyPath, allowed: Sequence[str]) -> None:
         for key in table:
@@ -376,83 +250,28 @@ class _Checker:
                     f'{inside} "{key}"{did_you_mean(key, allowed)}; allowed: {", ".join(allowed)}',
                 )
 
-    def string(self, table: dict[str, Any], where: KeyPath) -> str | None:
+    def checked(self, table: dict[str, Any], where: KeyPath, option: Option) -> Any:
+        """The value at ``where`` as its declaration accepts it, or None when not written.
+
+        A match file's strings and arrays must not be empty (a blank name, no command),
+        unless empty is the declared default (no extra ``plugins``).
+        """
         value = table.get(str(where[-1]))
         if value is None:
             return None
-        if not isinstance(value, str):
-            self.wrong_type(where, "a string", value)
-        if not value.strip():
-            self.fail(where, f"{_show_path(where)} must not be empty")
-        return value
-
-    def integer(self, table: dict[str, Any], where: KeyPath, minimum: int | None) -> int | None:
-        value = table.get(str(where[-1]))
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.wrong_type(where, "an integer", value)
-        if minimum is not None and value < minimum:
-            self.fail(where, f"{_show_path(where)} must be at least {minimum}, not {value}")
-        return value
-
-    def number(self, table: dict[str, Any], where: KeyPath, positive: bool) -> float | None:
-        value = table.get(str(where[-1]))
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            self.wrong_type(where, "a number", value)
-        if value < 0 or (positive and value == 0):
-            bound = "above 0" if positive else "0 or more"
-            self.fail(where, f"{_show_path(where)} must be {bound}, not {value}")
-        return float(value)
-
-    def boolean(self, table: dict[str, Any], where: KeyPath) -> bool | None:
-        value = table.get(str(where[-1]))
-        if value is not None and not isinstance(value, bool):
-            self.wrong_type(where, "true or false", value)
-        return value
-
-    def table(self, table: dict[str, Any], where: KeyPath) -> dict[str, Any] | None:
-        value = table.get(str(where[-1]))
-        if value is not None and not isinstance(value, dict):
-            self.wrong_type(where, "a table", value)
-        return value
-
-    def str_list(
-        self, table: dict[str, Any], where: KeyPath, allow_empty: bool = False
-    ) -> list[str] | None:
-        value = table.get(str(where[-1]))
-        if value is None:
-            return None
-        if not isinstance(value, list):
-            self.wrong_type(where, "an array of strings", value)
-        if not value and not allow_empty:
-            self.fail(where, f"{_show_path(where)} must not be empty")
-        for i, item in enumerate(value):
-            if not isinstance(item, str) or not item:
-                self.fail(
-                    where,
-                    f"{_show_path(where)}: item {i + 1} must be a non-empty string, "
-                    f"not {_type_name(item)}{_show_value(item)}",
-                )
-        return value
-
-    def choice(self, table: dict[str, Any], where: KeyPath, choices: Sequence[str]) -> str | None:
-        value = self.string(table, where)
-        if value is not None and value not in choices:
-            allowed = " or ".join(f'"{c}"' for c in choices)
-            self.fail(
-                where,
-                f"{_show_path(where)} must be {allowed}, not "
-                f'"{value}"{did_you_mean(value, choices)}',
-            )
-        return value
-
-    def registered(self, table: dict[str, Any], where: KeyPath, registry: Registry) -> str | None:
-        value = self.string(table, where)
-        if value is not None:
-            self.installed(where, value, registry)
+        label = _show_path(where)
+        try:
+            value = option.check(label, value)
+        except OptionError as exc:
+            self.fail(where, str(exc))
+        if isinstance(value, str) and not value.strip():
+            self.fail(where, f"{label} must not be empty")
+        if isinstance(value, list):
+            if not value and option.default not in ((), []):
+                self.fail(where, f"{label} must not be empty")
+            for i, item in enumerate(value):
+                if item == "":
+                    self.fail(where, f"{label}: item {i + 1} must not be empty")
         return value
 
     def installed(self, where: KeyPath, name: str, registry: Registry) -> None:
@@ -466,81 +285,121 @@ class _Checker:
 
 
 class _Validator(_Checker):
-    """One validation pass: the order of checks puts the most basic problem first."""
+    """One validation pass: the order of checks puts the most basic problem first.
 
-    def __init__(self, raw: dict[str, Any], path: Path, text: str, registries: Registries) -> None:
+    Every declared key is read by its declaration (:meth:`read`) except those with a
+    method of their own below (:attr:`OWN_READERS`), whose values depend on other keys.
+    """
+
+    OWN_READERS = frozenset(
+        (
+            "game",
+            "seats",
+            "bots",
+            "challenger",
+            "clock",
+            "limits",
+            "game_options",
+            "transport_options",
+            "plugins",
+        )
+    )
+
+    def __init__(
+        self,
+        raw: dict[str, Any],
+        path: Path,
+        text: str,
+        registries: Registries,
+        schema: type[MatchSpec],
+    ) -> None:
         super().__init__(path, text)
         self.raw = raw
         self.registries = registries
+        self.schema = schema
+        self.entries = {entry.field: entry for entry in declared(schema)}
         self.folder = path.absolute().parent
 
     def spec(self) -> MatchSpec:
         raw = self.raw
-        self.known_keys(raw, (), TOP_LEVEL_KEYS)
+        self.known_keys(raw, (), file_keys(self.schema))
         plugins = read_plugins(raw, self.path, self.text)
         game_cls = self.game_class()
         seats = self.seats(game_cls)
-        bots = self.bots(game_cls, seats)
-        fmt = self.choice(raw, ("format",), FORMATS) or "round-robin"
-        rounds = self.integer(raw, ("rounds",), 1)
-        games = self.integer(raw, ("games",), 1)
-        if rounds is not None and games is not None:
-            self.fail(("games",), "give rounds or games, not both")
-        codec = self.registered(raw, ("codec",), self.registries.codecs)
         if isinstance(raw.get("transport"), dict):
             self.fail(
                 ("transport",),
                 "transport must be a transport's name (a string); "
                 "transport options go in [transport_options.NAME] tables",
             )
-        transport = self.registered(raw, ("transport",), self.registries.transports)
-        max_kb = self.integer(raw, ("max_message_kb",), 1)
-        return MatchSpec(
+        read = {
+            field: self.read(raw, (entry.name,), entry)
+            for field, entry in self.entries.items()
+            if field not in self.OWN_READERS
+        }
+        given = {field: value for field, value in read.items() if value is not None}
+        if "rounds" in given and "games" in given:
+            self.fail(("games",), "give rounds or games, not both")
+        # Stored resolved (the game's when the file names none), as run keys always held them.
+        for kind in ("codec", "transport"):
+            if kind not in given:
+                given[kind] = self.game_default(game_cls, kind)
+        bots = self.bots(game_cls, seats, given["transport"])
+        fmt = given.get("format", self.entries["format"].default)
+        return self.schema(
             path=self.path,
             game=game_cls.name,
-            bots=bots,
             seats=seats,
-            seed=self.integer(raw, ("seed",), None) or 0,
-            format=fmt,
+            bots=bots,
             challenger=self.challenger(fmt, bots),
-            seatings=self.choice(raw, ("seatings",), SEATINGS) or "rotations",
-            rounds=rounds or 1,
-            games=games,
-            concurrency=self.integer(raw, ("concurrency",), 1) or os.cpu_count() or 1,
-            database=self.path_value(raw, ("database",)) or self.folder / "arena.sqlite",
-            logs=self.path_value(raw, ("logs",)) or self.folder / "arena-logs",
-            name=self.string(raw, ("name",)) or self.path.stem,
             clock=self.clock(game_cls),
             limits=self.limits(),
-            max_message=max_kb * 1024 if max_kb else DEFAULT_MAX_MESSAGE,
-            codec=codec or self.game_default(game_cls, "codec", self.registries.codecs),
-            transport=transport
-            or self.game_default(game_cls, "transport", self.registries.transports),
             transport_options=self.transport_options(),
-            scorers=self.scorers(seats),
             game_options=self.game_options(game_cls),
             plugins=plugins,
+            **{
+                **given,
+                "name": given.get("name", self.path.stem),
+                "concurrency": given.get("concurrency", os.cpu_count() or 1),
+                "scorers": self.scorers(given.get("scorers"), seats),
+            },
         )
 
-    def game_class(self) -> type[Game]:
+    def read(self, table: dict[str, Any], where: KeyPath, entry: Declared) -> Any:
+        """A key read by its declaration, None when not written: a path relative to the
+        match file's folder (its default too), installed plugins' names, arrays as tuples,
+        the written value times the key's unit."""
+        key = entry.key
+        value = self.checked(table, where, key.option)
+        if key.option.value_type is Path:
+            return self.folder / Path(value if value is not None else entry.default).expanduser()
+        if value is None:
+            return None
+        if key.registry is not None:
+            registry = self.registries.by_kind()[key.registry]
+            for name in value if isinstance(value, list) else [value]:
+                self.installed(where, name, registry)
+        if isinstance(value, list):
+            return tuple(value)
+        return value * key.unit if key.unit != 1 else value
+
+    def game_class(self) -> type[Game[Any]]:
         games = self.registries.games
         if "game" not in self.raw:
             known = ", ".join(sorted(games)) or "none"
             self.fail((), f'missing key "game" (the game to play); installed games: {known}')
-        value = self.raw["game"]
-        if isinstance(value, dict):
+        if isinstance(self.raw["game"], dict):
             self.fail(
                 ("game",),
                 "game must be the game's name (a string); its options go in [game_options]",
             )
-        name = self.registered(self.raw, ("game",), games)
-        assert name is not None  # present, and string() rejects empty values
+        name: str = self.read(self.raw, ("game",), self.entries["game"])
         return games[name].cls
 
-    def game_default(self, game_cls: type[Game], kind: str, registry: Registry) -> str:
+    def game_default(self, game_cls: type[Game[Any]], kind: str) -> str:
         """The game's own codec or transport, which must be installed too."""
         name: str = getattr(game_cls, kind)
-        if name not in registry:
+        if name not in self.registries.by_kind()[kind]:
             self.fail(
                 ("game",),
                 f'game "{game_cls.name}" uses {kind} "{name}", which is not installed; '
@@ -548,13 +407,17 @@ class _Validator(_Checker):
             )
         return name
 
-    def seats(self, game_cls: type[Game]) -> tuple[int, ...]:
-        """The seat counts, ascending: the order in which a round plays the group sizes."""
+    def seats(self, game_cls: type[Game[Any]]) -> tuple[int, ...]:
+        """The seat counts, ascending: the order in which a round plays the group sizes.
+        Each count once, as a repeat would replay the same groups."""
         supported = sorted(game_cls.seats)
-        value = self.raw.get("seats")
+        value = self.checked(self.raw, ("seats",), self.entries["seats"].key.option)
         if value is None:
             return (supported[0],)
-        counts = self.seat_list(value) if isinstance(value, list) else self.seat_count(value)
+        counts: list[int] = value if isinstance(value, list) else [value]
+        repeated = next((count for i, count in enumerate(counts) if count in counts[:i]), None)
+        if repeated is not None:
+            self.fail(("seats",), f"seats lists {repeated} twice")
         for count in counts:
             if count not in supported:
                 self.fail(
@@ -564,36 +427,8 @@ class _Validator(_Checker):
                 )
         return tuple(sorted(counts))
 
-    def seat_count(self, value: Any) -> list[int]:
-        """``seats = N``; a wrong type's message names both forms, since both are allowed."""
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.wrong_type(("seats",), "an integer or an array of integers", value)
-        if value < 1:
-            self.fail(("seats",), f"seats must be at least 1, not {value}")
-        return [value]
-
-    def seat_list(self, value: list[Any]) -> list[int]:
-        """``seats = [N, ...]``: each count once, as a repeat would replay the same groups."""
-        if not value:
-            self.fail(("seats",), "seats must not be empty")
-        for i, item in enumerate(value):
-            if isinstance(item, bool) or not isinstance(item, int):
-                self.fail(
-                    ("seats",),
-                    f"seats: item {i + 1} must be an integer, "
-                    f"not {_type_name(item)}{_show_value(item)}",
-                )
-        repeated = next((count for i, count in enumerate(value) if count in value[:i]), None)
-        if repeated is not None:
-            self.fail(("seats",), f"seats lists {repeated} twice")
-        return value
-
-    def path_value(self, table: dict[str, Any], where: KeyPath) -> Path | None:
-        value = self.string(table, where)
-        return None if value is None else self.folder / Path(value).expanduser()
-
     def challenger(self, fmt: str, bots: tuple[BotSpec, ...]) -> str | None:
-        name = self.string(self.raw, ("challenger",))
+        name = self.checked(self.raw, ("challenger",), self.entries["challenger"].key.option)
         if fmt != "gauntlet":
             if name is not None:
                 self.fail(("challenger",), 'challenger is only used with format = "gauntlet"')
@@ -609,9 +444,18 @@ class _Validator(_Checker):
                 f'challenger "{name}" is not one of the bots{did_you_mean(name, names)}; '
                 f"bots: {', '.join(names)}",
             )
-        return name
+        return str(name)
 
-    def bots(self, game_cls: type[Game], seats: tuple[int, ...]) -> tuple[BotSpec, ...]:
+    def scorers(self, names: tuple[str, ...] | None, seats: tuple[int, ...]) -> tuple[str, ...]:
+        if names is None:
+            return default_scorers(seats, self.registries)
+        if len(set(names)) < len(names):
+            self.fail(("scorers",), "scorers lists a scorer twice")
+        return names
+
+    def bots(
+        self, game_cls: type[Game[Any]], seats: tuple[int, ...], transport: str
+    ) -> tuple[BotSpec, ...]:
         value = self.raw.get("bots")
         if value is None:
             self.fail(
@@ -621,13 +465,13 @@ class _Validator(_Checker):
             )
         if not isinstance(value, list):
             self.fail(
-                ("bots",), f"bots must be an array of tables ([[bots]]), not {_type_name(value)}"
+                ("bots",), f"bots must be an array of tables ([[bots]]), not {described(value)}"
             )
         bots: list[BotSpec] = []
         for i, table in enumerate(value):
             if not isinstance(table, dict):
                 self.wrong_type(("bots", i), "a table", table)
-            bot = self.bot(table, ("bots", i), game_cls)
+            bot = self.bot(table, ("bots", i), game_cls, transport)
             if any(other.name == bot.name for other in bots):
                 self.fail(
                     ("bots", i, "name"), f'bots[{i + 1}]: bot name "{bot.name}" is used twice'
@@ -671,32 +515,32 @@ class _Validator(_Checker):
                 f"{needed} seats{largest} need at least {needed} bots, but there are {bots}",
             )
 
-    def bot(self, table: dict[str, Any], where: KeyPath, game_cls: type[Game]) -> BotSpec:
+    def bot(
+        self, table: dict[str, Any], where: KeyPath, game_cls: type[Game[Any]], transport: str
+    ) -> BotSpec:
         label = _show_path(where)
-        self.known_keys(table, where, BOT_KEYS)
-        name = self.string(table, (*where, "name"))
-        if name is None:
-            self.fail(where, f'{label}: missing key "name"')
+        self.known_keys(table, where, file_keys(BotSpec))
         if isinstance(table.get("cmd"), str):
             self.fail(
                 (*where, "cmd"),
                 f'{label}.cmd must be a list of strings (argv), e.g. ["python3", "bot.py"]',
             )
-        cmd = self.str_list(table, (*where, "cmd"))
-        builtin = self.string(table, (*where, "builtin"))
-        connect = bool(self.boolean(table, (*where, "connect")))
-        given = [key for key, v in (("cmd", cmd), ("builtin", builtin), ("connect", connect)) if v]
-        if not given:
+        read = {e.field: self.read(table, (*where, e.name), e) for e in declared(BotSpec)}
+        given = {field: value for field, value in read.items() if value is not None}
+        name = given.get("name")
+        if name is None:
+            self.fail(where, f'{label}: missing key "name"')
+        how = [key for key in ("cmd", "builtin", "connect") if given.get(key)]
+        if not how:
             self.fail(
                 where,
                 f'{label} ("{name}"): say how to run it: cmd = ["program", "arg"...], '
                 'builtin = "..." or connect = true',
             )
-        if len(given) > 1:
-            self.fail(where, f'{label} ("{name}"): give only one of {" and ".join(given)}')
-        inproc = bool(self.boolean(table, (*where, "inproc")))
-        args = self.str_list(table, (*where, "args"))
-        if args is not None and (builtin is None or inproc):
+        if len(how) > 1:
+            self.fail(where, f'{label} ("{name}"): give only one of {" and ".join(how)}')
+        builtin, inproc = given.get("builtin"), given.get("inproc", False)
+        if "args" in given and (builtin is None or inproc):
             self.fail(
                 (*where, "args"),
                 f"{label}.args only applies to a built-in bot run as a program "
@@ -706,13 +550,10 @@ class _Validator(_Checker):
             self.builtin(builtin, inproc, (*where, "builtin"), game_cls)
         elif inproc:
             self.fail((*where, "inproc"), f"{label}.inproc only applies to builtin bots")
-        transport = self.registered(table, (*where, "transport"), self.registries.transports)
-        env = self.env(table, (*where, "env"))
-        cwd = self.path_value(table, (*where, "cwd"))
-        if cwd is None and cmd:
-            cwd = self.folder  # relative paths in a bot's command mean what they say
+        self.env(given.get("env", {}), (*where, "env"))
         # Nothing is started for these bots, and an in-process bot has no transport either:
         # a key that would be silently ignored is a mistake worth reporting.
+        connect = given.get("connect", False)
         started = "connect = true" if connect else "inproc = true" if inproc else None
         ignored = ("env", "cwd") if connect else ("env", "cwd", "transport") if inproc else ()
         unused = [key for key in ignored if key in table]
@@ -721,51 +562,30 @@ class _Validator(_Checker):
                 (*where, unused[0]),
                 f"{label}.{unused[0]} has no effect with {started} (arena starts no process)",
             )
-        port, peer = self.binding(table, where, connect, transport, game_cls)
-        return BotSpec(
-            name=name,
-            cmd=tuple(cmd) if cmd else None,
-            builtin=builtin,
-            args=tuple(args or ()),
-            inproc=inproc,
-            connect=connect,
-            transport=transport,
-            env=env,
-            cwd=None if cwd is None else str(cwd),
-            port=port,
-            peer=peer,
-        )
+        self.binding(table, where, connect, given.get("transport", transport))
+        if "cwd" in given or "cmd" in given:
+            # Relative paths in a bot's command mean what they say: from the file's folder.
+            given["cwd"] = str(self.folder / Path(given.get("cwd", "")).expanduser())
+        return BotSpec(**given)
 
-    def binding(
-        self,
-        table: dict[str, Any],
-        where: KeyPath,
-        connect: bool,
-        transport: str | None,
-        game_cls: type[Game],
-    ) -> tuple[int | None, str | None]:
+    def binding(self, table: dict[str, Any], where: KeyPath, connect: bool, used: str) -> None:
         """``port`` and ``peer``: only for a ``connect`` bot over the tcp transport."""
         label = _show_path(where)
         given = [key for key in ("port", "peer") if key in table]
         if not given:
-            return None, None
+            return
         if not connect:
             self.fail(
                 (*where, given[0]),
                 f"{label}.{given[0]} only applies to a connect = true bot "
                 "(a bot the arena starts gets a port of its own)",
             )
-        default = self.raw.get("transport")
-        used = transport or (default if isinstance(default, str) else game_cls.transport)
         if used != "tcp":
             self.fail(
                 (*where, given[0]),
                 f'{label}.{given[0]} only applies to the tcp transport, not "{used}"',
             )
-        port = self.integer(table, (*where, "port"), 1)
-        if port is not None and port > 65535:
-            self.fail((*where, "port"), f"{label}.port must be at most 65535, not {port}")
-        peer = self.string(table, (*where, "peer"))
+        peer = table.get("peer")
         if peer is not None:
             try:
                 ipaddress.ip_address(peer)
@@ -774,9 +594,8 @@ class _Validator(_Checker):
                     (*where, "peer"),
                     f'{label}.peer must be an IP address such as "127.0.0.1", not "{peer}"',
                 )
-        return port, peer
 
-    def builtin(self, name: str, inproc: bool, where: KeyPath, game_cls: type[Game]) -> None:
+    def builtin(self, name: str, inproc: bool, where: KeyPath, game_cls: type[Game[Any]]) -> None:
         available = game_cls.bots
         if name not in available:
             known = ", ".join(available) or "none"
@@ -792,55 +611,55 @@ class _Validator(_Checker):
                 "remove inproc = true",
             )
 
-    def env(self, table: dict[str, Any], where: KeyPath) -> dict[str, str]:
-        env = self.table(table, where) or {}
+    def env(self, env: dict[str, Any], where: KeyPath) -> None:
         for key, value in env.items():
             if not isinstance(value, str):
                 self.wrong_type((*where, key), "a string", value)
-        return env
 
-    def clock(self, game_cls: type[Game]) -> dict[str, float | None]:
-        table = self.table(self.raw, ("clock",)) or {}
-        self.known_keys(table, ("clock",), CLOCK_KEYS)
+    def table(self, field: str) -> dict[str, Any]:
+        """A table-valued key (``{}`` when not written)."""
+        return self.checked(self.raw, (field,), self.entries[field].key.option) or {}
+
+    def clock(self, game_cls: type[Game[Any]]) -> dict[str, float | None]:
+        """The game's clocks with the file's on top (``game = 0``: no budget)."""
+        table = self.table("clock")
+        self.known_keys(table, ("clock",), tuple(CLOCK_KEYS))
         overrides: dict[str, float | None] = {}
-        for key in CLOCK_KEYS:
-            value = self.number(table, ("clock", key), positive=key in ("startup", "reply"))
+        for key, option in CLOCK_KEYS.items():
+            value = self.checked(table, ("clock", key), option)
             if value is not None:
                 overrides[key] = (value or None) if key == "game" else value
         return dataclasses.asdict(game_cls.clocks.merged(overrides))
 
     def limits(self) -> Limits:
-        table = self.table(self.raw, ("limits",)) or {}
-        self.known_keys(table, ("limits",), LIMIT_KEYS)
-        values: dict[str, int | None] = {}
-        for key in LIMIT_KEYS:
-            minimum = 1 if key == "stderr_kb" else 0
-            value = self.integer(table, ("limits", key), minimum)
+        """The kernel's limits with the file's on top (0: no limit)."""
+        table = self.table("limits")
+        self.known_keys(table, ("limits",), tuple(LIMIT_KEYS))
+        values: dict[str, Any] = {}
+        for key, option in LIMIT_KEYS.items():
+            value = self.checked(table, ("limits", key), option)
             if value is not None:
                 values[key] = value or None
         return Limits(**values)
 
     def transport_options(self) -> dict[str, dict[str, Any]]:
-        table = self.table(self.raw, ("transport_options",)) or {}
+        """Each table names an installed transport and sets only options it declares. The
+        values are kept as written: the run key has always held them so."""
+        table = self.table("transport_options")
         for name, options in table.items():
             where = ("transport_options", name)
             self.installed(where, name, self.registries.transports)
             if not isinstance(options, dict):
                 self.wrong_type(where, "a table", options)
+            transport: type[Transport] = self.registries.transports[name].cls
+            try:
+                check_options(transport.declared_options(), options, f'transport "{name}"')
+            except OptionError as exc:
+                self.fail((*where, exc.key), f"[transport_options.{name}]: {exc}")
         return table
 
-    def scorers(self, seats: tuple[int, ...]) -> tuple[str, ...]:
-        names = self.str_list(self.raw, ("scorers",))
-        if names is None:
-            return default_scorers(seats, self.registries)
-        for name in names:
-            self.installed(("scorers",), name, self.registries.scorers)
-        if len(set(names)) < len(names):
-            self.fail(("scorers",), "scorers lists a scorer twice")
-        return tuple(names)
-
-    def game_options(self, game_cls: type[Game]) -> dict[str, Any]:
-        table = self.table(self.raw, ("game_options",)) or {}
+    def game_options(self, game_cls: type[Game[Any]]) -> dict[str, Any]:
+        table = self.table("game_options")
         try:
             return game_cls.validate_options(dict(table))
         except OptionError as exc:

@@ -1,111 +1,354 @@
-"""A validated match file: everything a run needs, with defaults filled in."""
+"""A validated match file, and the declaration of every key a match file may write.
+
+Each field below that a file sets is declared once with
+:func:`~arena_kernel.match.schema.declare` (type, default, accepted values, help text,
+identity): :mod:`arena_kernel.match.schema` says who reads the declarations and the rule
+that keeps run keys stable when a field is added.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
+from arena_kernel.match.schema import Identity, declare, identity
+from arena_kernel.options import Option
 from arena_kernel.transports.base import Limits
+
+ALWAYS, NONE = Identity.ALWAYS, Identity.NONE
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """One ``[[bots]]`` entry. Exactly one of ``cmd``, ``builtin`` or ``connect`` is set.
+    """One ``[[bots]]`` table. Exactly one of ``cmd``, ``builtin`` or ``connect`` is set."""
 
-    ``port`` and ``peer`` bind a ``connect`` bot's seat to the connections that arrive on
-    a port of its own, or from one address (the tcp transport).
-    """
+    name: str = declare(
+        Option(None, "The bot's name, unique in the file.", type=str), ALWAYS, required=True
+    )
+    cmd: tuple[str, ...] | None = declare(
+        Option(
+            None,
+            'The program to run, as an argv list such as ["python3", "bot.py"]; '
+            "{identifier}, {host} and {port} are filled in. Runs in the match file's "
+            "folder unless cwd says otherwise.",
+            type=list[str],
+        ),
+        ALWAYS,
+        example=["python3", "my_bot.py"],
+    )
+    builtin: str | None = declare(
+        Option(None, "One of the game's built-in bots (arena init GAME lists them).", type=str),
+        ALWAYS,
+    )
+    args: tuple[str, ...] = declare(
+        Option(
+            (),
+            "Extra command-line arguments for a built-in bot run as a program, such as "
+            '["--time", "0.5"].',
+            type=list[str],
+        ),
+        ALWAYS,
+    )
+    inproc: bool = declare(
+        Option(
+            False,
+            "A built-in bot that supports it runs inside the arena process: much faster, "
+            "the same bytes.",
+        ),
+        ALWAYS,
+    )
+    connect: bool = declare(
+        Option(
+            False,
+            "A bot started by someone else, which connects to the arena by itself (tcp).",
+        ),
+        ALWAYS,
+    )
+    transport: str | None = declare(
+        Option(None, "This bot's transport (not with inproc).", type=str),
+        ALWAYS,
+        registry="transport",
+        default_text="the match's",
+    )
+    env: Mapping[str, str] = declare(
+        Option({}, "Extra environment variables, a table of strings (not with connect or inproc)."),
+        ALWAYS,
+        example={"DEBUG": "1"},
+    )
+    cwd: str | None = declare(
+        Option(
+            None,
+            "The folder the bot runs in, relative to the match file (not with connect or inproc).",
+            type=str,
+        ),
+        ALWAYS,
+        default_text="the match file's folder for a cmd",
+        example="bots",
+    )
+    port: int | None = declare(
+        Option(
+            None,
+            "A connect bot over tcp: its seat takes only connections to this port, opened "
+            "for it. Where a remote bot connects from is not part of the run's identity.",
+            type=int,
+            minimum=1,
+            maximum=65535,
+        ),
+        NONE,
+        example=6001,
+    )
+    peer: str | None = declare(
+        Option(
+            None,
+            "A connect bot over tcp: its seat takes only connections from this IP address.",
+            type=str,
+        ),
+        NONE,
+        example="127.0.0.1",
+    )
 
-    name: str
-    cmd: tuple[str, ...] | None = None
-    builtin: str | None = None
-    args: tuple[str, ...] = ()
-    inproc: bool = False
-    connect: bool = False
-    transport: str | None = None
-    env: Mapping[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    port: int | None = None
-    peer: str | None = None
+
+CLOCK_KEYS: Mapping[str, Option] = {
+    "startup": Option(
+        None, "Starting a bot and connecting it, up to its first reply.", type=float, above=0
+    ),
+    "reply": Option(None, "Each reply.", type=float, above=0),
+    "grace": Option(
+        None, "Added to every limit, to absorb scheduling jitter.", type=float, minimum=0
+    ),
+    "game": Option(None, "A per-seat budget for a whole game; 0 for none.", type=float, minimum=0),
+    "kill": Option(
+        None, "Between SIGTERM and SIGKILL when a bot's game is over.", type=float, minimum=0
+    ),
+}
+"""The keys of ``[clock]``, in seconds; each defaults to the game's."""
+
+_KERNEL_LIMITS = Limits()
+LIMIT_KEYS: Mapping[str, Option] = {
+    "memory_mb": Option(
+        _KERNEL_LIMITS.memory_mb or 0,
+        "Writable private memory (RLIMIT_DATA), not reservations, in MiB; 0 for no limit.",
+        minimum=0,
+    ),
+    "cpu_seconds": Option(
+        _KERNEL_LIMITS.cpu_seconds or 0, "CPU seconds; 0 for no limit.", minimum=0
+    ),
+    "processes": Option(
+        _KERNEL_LIMITS.processes or 0,
+        "Processes (RLIMIT_NPROC, which Linux does not apply to root); 0 for no limit.",
+        minimum=0,
+    ),
+    "stderr_kb": Option(
+        _KERNEL_LIMITS.stderr_kb, "The stderr kept per bot and game, in KiB.", minimum=1
+    ),
+}
+"""The keys of ``[limits]``, per bot process, with the kernel's defaults (0: no limit)."""
+
+FORMATS = ("round-robin", "gauntlet")
+SEATINGS = ("rotations", "permutations")
 
 
-@dataclass(frozen=True)
+def _first_seats_form(seats: tuple[int, ...]) -> int | list[int]:
+    """One count as the plain integer keys were made of before lists were allowed, so that
+    the stored runs of single-count files keep their keys and still resume."""
+    return seats[0] if len(seats) == 1 else list(seats)
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchSpec:
-    """The match file, validated. ``path`` is where it was read from (for messages).
+    """The match file, validated, with defaults filled in; ``path`` is where it was read
+    from (for messages).
 
     ``seats`` holds the seat counts to play, ascending: usually one, several when a run
     plays every group size of a contest format (three to six players, say) in one go.
     """
 
     path: Path
-    game: str
-    bots: tuple[BotSpec, ...]
-    seats: tuple[int, ...]
-    seed: int = 0
-    format: Literal["round-robin", "gauntlet"] = "round-robin"
-    challenger: str | None = None
-    seatings: Literal["rotations", "permutations"] = "rotations"
-    rounds: int = 1
-    games: int | None = None
-    concurrency: int = 1
-    database: Path = Path("arena.sqlite")
-    logs: Path = Path("arena-logs")
-    name: str = "match"
-    clock: Mapping[str, float | None] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
-    max_message: int = 1 << 20
-    codec: str | None = None
-    transport: str | None = None
-    transport_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    scorers: tuple[str, ...] = ("wins",)
-    game_options: Mapping[str, Any] = field(default_factory=dict)
-    plugins: tuple[str, ...] = ()
+    game: str = declare(
+        Option(None, "The game to play: an installed game's name.", type=str),
+        ALWAYS,
+        required=True,
+        registry="game",
+    )
+    name: str = declare(
+        Option("match", "The run's name in the database and the reports."),
+        NONE,
+        default_text="the file's name without .toml",
+        example="my-match",
+    )
+    seed: int = declare(
+        Option(
+            0,
+            "Each game's seed is derived from it and the game's number, so the same file "
+            "plays the same games whatever the concurrency.",
+        ),
+        ALWAYS,
+    )
+    seats: tuple[int, ...] = declare(
+        Option(
+            None,
+            "Players per game: one of the counts the game supports, or a list of them "
+            "([3, 4, 5, 6]) to play every group size in one run, smallest first. There must "
+            "be at least as many bots as the largest count.",
+            type=int | list[int],
+            minimum=1,
+        ),
+        ALWAYS,
+        required=True,
+        default_text="the game's smallest count",
+        keyed_as=_first_seats_form,
+    )
+    format: Literal["round-robin", "gauntlet"] = declare(
+        Option(
+            "round-robin",
+            '"round-robin": every group of `seats` bots plays (of each size). "gauntlet": '
+            "only the groups that include the challenger.",
+            choices=FORMATS,
+        ),
+        ALWAYS,
+    )
+    challenger: str | None = declare(
+        Option(None, "Gauntlet only: the name of the bot under test.", type=str),
+        ALWAYS,
+        default_text="the first bot",
+        example="mine",
+    )
+    seatings: Literal["rotations", "permutations"] = declare(
+        Option(
+            "rotations",
+            '"rotations": each group plays once per rotation of its seating, so every bot '
+            'plays every seat equally often. "permutations": once per seat order.',
+            choices=SEATINGS,
+        ),
+        ALWAYS,
+    )
+    rounds: int = declare(
+        Option(1, "How many times the whole schedule is played.", minimum=1), ALWAYS
+    )
+    games: int | None = declare(
+        Option(
+            None,
+            "Play exactly this many games instead of rounds, cycling through the seatings "
+            "(give rounds or games, not both).",
+            type=int,
+            minimum=1,
+        ),
+        ALWAYS,
+        example=100,
+    )
+    concurrency: int = declare(
+        Option(1, "Games played at the same time (sessions, for session games).", minimum=1),
+        NONE,
+        default_text="the number of CPUs",
+        example=4,
+    )
+    database: Path = declare(  # noqa: RUF009 - declare() returns a dataclass field
+        Option(
+            Path("arena.sqlite"),
+            "The SQLite results file. A relative path is relative to the match file's "
+            "folder, as are logs and each bot's cwd.",
+        ),
+        NONE,
+    )
+    logs: Path = declare(  # noqa: RUF009 - declare() returns a dataclass field
+        Option(Path("arena-logs"), "The folder for event logs and bots' stderr."), NONE
+    )
+    codec: str | None = declare(
+        Option(None, "The game's codec, or another installed one.", type=str),
+        ALWAYS,
+        registry="codec",
+        default_text="the game's",
+    )
+    transport: str | None = declare(
+        Option(None, "The game's transport, or another installed one.", type=str),
+        ALWAYS,
+        registry="transport",
+        default_text="the game's",
+    )
+    scorers: tuple[str, ...] = declare(
+        Option(("wins",), "The standings to compute.", type=list[str]),
+        NONE,
+        registry="scorer",
+        default_text='"wins" plus a rating: "elo" when every game has two seats, "openskill" '
+        "when any has three or more (those installed)",
+    )
+    plugins: tuple[str, ...] = declare(
+        Option(
+            (),
+            "Extra plugin modules to load before anything else is checked, as import paths: "
+            "a game, codec, transport or scorer that is not installed as a package.",
+            type=list[str],
+        ),
+        NONE,
+        example=["my_package.arena_plugin"],
+    )
+    max_message: int = declare(
+        Option(
+            DEFAULT_MAX_MESSAGE // 1024,
+            "The largest message a bot may send, in KiB; a longer one is a fault.",
+            minimum=1,
+        ),
+        ALWAYS,
+        name="max_message_kb",
+        unit=1024,
+    )
+    clock: Mapping[str, float | None] = declare(
+        Option({}, "Time limits in seconds, on top of the game's."),
+        ALWAYS,
+        table=CLOCK_KEYS,
+        default_text="the game's",
+    )
+    limits: Limits = declare(  # noqa: RUF009 - declare() returns a dataclass field
+        Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
+        ALWAYS,
+        table=LIMIT_KEYS,
+    )
+    game_options: Mapping[str, Any] = declare(
+        Option(
+            {},
+            "The game's own options (arena init GAME writes them all, with their defaults "
+            "and help).",
+        ),
+        ALWAYS,
+        default_text="the game's",
+    )
+    transport_options: Mapping[str, Mapping[str, Any]] = declare(
+        Option({}, "Options of the installed transport NAME, such as [transport_options.tcp]."),
+        ALWAYS,
+        default_text="the transport's",
+    )
+    bots: tuple[BotSpec, ...] = declare(
+        Option(
+            None,
+            "One table per bot, in the order used for the schedule and for ties: a name and "
+            "exactly one of cmd, builtin or connect = true.",
+            type=list[dict[str, Any]],
+        ),
+        ALWAYS,
+        required=True,
+        items=BotSpec,
+    )
 
     def key(self) -> str:
-        """Identifies the run in the database: same key, same schedule, so a re-run resumes.
+        """Identifies the run in the database: same key, same games, so a re-run resumes.
 
-        Settings that do not change which games are played or how (concurrency, database,
-        log folder, scorers, the run's name) are left out, so changing them still resumes.
+        A hash of :func:`~arena_kernel.match.schema.identity`: the fields declared part of
+        the run's identity. Settings that do not change which games are played or how
+        (concurrency, database, log folder, scorers, the run's name) are not, so that
+        changing them still resumes.
         """
-        payload = {
-            "game": self.game,
-            "bots": [_bot_identity(b) for b in self.bots],
-            "seats": self._seats_key(),
-            "seed": self.seed,
-            "format": self.format,
-            "challenger": self.challenger,
-            "seatings": self.seatings,
-            "rounds": self.rounds,
-            "games": self.games,
-            "clock": dict(self.clock),
-            "limits": self.limits.__dict__,
-            "max_message": self.max_message,
-            "codec": self.codec,
-            "transport": self.transport,
-            "transport_options": {k: dict(v) for k, v in self.transport_options.items()},
-            "game_options": dict(self.game_options),
-        }
-        blob = json.dumps(payload, sort_keys=True, default=str).encode()
+        blob = json.dumps(identity(self), sort_keys=True, default=_json_default).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
-    def _seats_key(self) -> int | list[int]:
-        """One count as the plain integer keys were made of before lists were allowed, so
-        that the stored runs of single-count files keep their keys and still resume."""
-        return self.seats[0] if len(self.seats) == 1 else list(self.seats)
 
-
-ADDRESSING = ("port", "peer")
-"""Bot keys left out of the run's key. They say where a ``connect`` bot's connection comes
-from, not what plays or how: a remote bot that moves to another machine or port is still
-the same bot, and its run must resume, as a run resumes in another database folder. (They
-also keep the keys of runs stored before these keys existed.)"""
-
-
-def _bot_identity(bot: BotSpec) -> dict[str, Any]:
-    data = {key: value for key, value in bot.__dict__.items() if key not in ADDRESSING}
-    data["env"] = dict(bot.env)
-    return data
+def _json_default(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)

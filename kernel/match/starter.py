@@ -1,152 +1,156 @@
 """The commented starter match file that ``arena init GAME`` writes.
 
-It is the documentation people actually read: every key appears with its default and a
-comment, the game's options with their help, and the game's built-in bots ready to play,
-so that a freshly written file runs as it is.
+It is the documentation people actually read: every declared key of the match file
+(:mod:`arena_kernel.match.schema`) appears with its help text and its default, or the
+game's value where the game decides it, then the game's options with their help, and the
+game's built-in bots ready to play, so that a freshly written file runs as it is.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import tomli_w
 
-from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
-from arena_kernel.games.base import Game, Option
+from arena_kernel.games.base import Game
 from arena_kernel.match.loader import default_scorers
+from arena_kernel.match.schema import Declared, declared, written_default
+from arena_kernel.match.spec import MatchSpec
+from arena_kernel.options import Option
 from arena_kernel.registries.registry import Registries, Registry
-from arena_kernel.transports.base import Limits
 
 MAX_LISTED_BOTS = 4
 """Up to this many built-in bots are all written out; beyond, the rest are only named."""
 
+WIDTH = 88
+"""Comment lines are wrapped to this width."""
 
-def starter_file(game_name: str, registries: Registries, plugins: Sequence[str] = ()) -> str:
-    """A valid, commented match file for ``game_name``, its defaults written out.
+
+@dataclass(frozen=True)
+class _ForThisGame:
+    """What the starter says about a key for this game: a note, and the value to write
+    when it is the game's rather than the schema's (commented out: an override)."""
+
+    note: str = ""
+    value: Any = None
+    commented: bool = False
+
+
+def starter_file(
+    game_name: str,
+    registries: Registries,
+    plugins: Sequence[str] = (),
+    schema: type[MatchSpec] = MatchSpec,
+) -> str:
+    """A valid, commented match file for ``game_name``, every key of ``schema`` in it.
 
     ``plugins`` are the plugin modules loaded by hand (``arena init -p MODULE``); they are
     written into the file so that it runs as it is. An unknown game raises
     :class:`~arena_kernel.errors.PluginError` naming the installed ones.
     """
-    game_cls: type[Game] = registries.games.cls(game_name)
+    game_cls: type[Game[Any]] = registries.games.cls(game_name)
     seats = min(game_cls.seats)
-    parts = [
-        _top_level(game_cls, seats, registries, plugins),
-        _clock(game_cls),
-        _limits(),
-        _transport_options(game_cls),
-        _game_options(game_cls),
-        _bots(game_cls, seats, registries),
-    ]
+    here = _for_this_game(game_cls, seats, registries, plugins)
+    entries = declared(schema)
+    # TOML wants the plain keys before the first table, whatever the declaration order.
+    plain = [e for e in entries if e.key.items is None and e.key.option.value_type is not dict]
+    tables = [e for e in entries if e.key.items is None and e.key.option.value_type is dict]
+    arrays = [e for e in entries if e.key.items is not None]
+    parts = [_heading(game_cls, entries)]
+    parts += [_plain(entry, here.get(entry.field, _ForThisGame())) for entry in plain]
+    parts += [_table(entry, game_cls) for entry in tables]
+    parts += [_bots(entry, game_cls, seats, registries) for entry in arrays]
     return "\n\n".join(part.strip("\n") for part in parts) + "\n"
 
 
-def _top_level(
-    game_cls: type[Game], seats: int, registries: Registries, plugins: Sequence[str]
-) -> str:
+def _for_this_game(
+    game_cls: type[Game[Any]], seats: int, registries: Registries, plugins: Sequence[str]
+) -> dict[str, _ForThisGame]:
+    name = game_cls.name
+    scorers = list(default_scorers((seats,), registries))
+    supported = ", ".join(str(n) for n in sorted(game_cls.seats))
+    return {
+        "game": _ForThisGame(f"installed games: {_names(registries.games)}", name),
+        "seats": _ForThisGame(f"{name} supports {supported}", seats),
+        "codec": _ForThisGame(
+            f"installed codecs: {_names(registries.codecs)}", game_cls.codec, commented=True
+        ),
+        "transport": _ForThisGame(
+            f"installed transports: {_names(registries.transports)}",
+            game_cls.transport,
+            commented=True,
+        ),
+        "scorers": _ForThisGame(
+            f"installed scorers: {_names(registries.scorers)}",
+            scorers or ["wins"],
+            commented=not scorers,
+        ),
+        "plugins": _ForThisGame(value=list(plugins) or None),
+    }
+
+
+def _heading(game_cls: type[Game[Any]], entries: Sequence[Declared]) -> str:
     name = game_cls.name
     summary = f": {_first_line(game_cls.summary)}" if game_cls.summary else ""
-    supported = ", ".join(str(n) for n in sorted(game_cls.seats))
-    scorers = default_scorers((seats,), registries)
-    scorers_line = (
-        _kv("scorers", list(scorers)) if scorers else '# scorers = ["wins"]  # none installed'
+    required = [_shown(e) for e in entries if e.required and e.key.default_text is None]
+    return "\n".join(
+        [
+            f"# Match file for {name}{summary}",
+            f"# Written by `arena init {name}`; play it with `arena run FILE`.",
+            *_comment(
+                f"Only {' and '.join(required)} are required: every other key shows its "
+                "default (or the game's) and may be deleted."
+            ),
+        ]
     )
-    return f"""\
-# Match file for {name}{summary}
-# Written by `arena init {name}`; play it with `arena run FILE`. Only `game` and the
-# [[bots]] are required: every other key shows its default and may be deleted.
-
-# The game to play (installed games: {_names(registries.games)}).
-{_kv("game", name)}
-
-# The run's name in the database and in reports (default: this file's name).
-# name = "my-match"
-
-# Each game's seed is derived from this one: the same file plays the same games.
-seed = 0
-
-# Players per game ({name} supports {supported}). A list such as [3, 4] plays every
-# group size in one run, smallest first (with at least as many bots as the largest).
-{_kv("seats", seats)}
-
-# "round-robin": every group of `seats` bots plays (of each size). "gauntlet": only the
-# groups that include the challenger (default: the first bot).
-format = "round-robin"
-# challenger = "..."
-
-# "rotations": each group plays once per rotation of its seating, so every bot plays
-# every seat equally often. "permutations": once per seat order.
-seatings = "rotations"
-
-# How many times the whole schedule is played; or `games = N` for exactly N games
-# (not both).
-rounds = 1
-# games = 100
-
-# Games played at the same time (default: the number of CPUs).
-# concurrency = 4
-
-# The results database and the folder of event logs, relative to this file.
-database = "arena.sqlite"
-logs = "arena-logs"
-
-# {name} uses codec "{game_cls.codec}" and transport "{game_cls.transport}"; override them with
-# installed ones (codecs: {_names(registries.codecs)}; transports: {_names(registries.transports)}).
-# codec = "{game_cls.codec}"
-# transport = "{game_cls.transport}"
-
-# The standings to compute (installed scorers: {_names(registries.scorers)}).
-{scorers_line}
-
-# Extra plugin modules to load first, as import paths.
-{_kv("plugins", list(plugins)) if plugins else '# plugins = ["my_package.arena_plugin"]'}
-
-# The largest message a bot may send, in KiB; a longer one is a fault.
-max_message_kb = {DEFAULT_MAX_MESSAGE // 1024}
-"""
 
 
-def _clock(game_cls: type[Game]) -> str:
-    clocks = game_cls.clocks
-    return f"""\
-# Time limits, in seconds (the defaults of {game_cls.name}).
-[clock]
-# Starting a bot (and connecting it) up to its first reply.
-{_kv("startup", clocks.startup)}
-# Each reply.
-{_kv("reply", clocks.reply)}
-# Added to every limit, to absorb scheduling jitter.
-{_kv("grace", clocks.grace)}
-# A per-seat budget for a whole game; 0 for none.
-{_kv("game", clocks.game or 0)}
-# Between SIGTERM and SIGKILL when a bot's game is over.
-{_kv("kill", clocks.kill)}
-"""
+def _shown(entry: Declared) -> str:
+    return f"the [[{entry.name}]]" if entry.key.items is not None else f"`{entry.name}`"
 
 
-def _limits() -> str:
-    limits = Limits()
-    return f"""\
-# Limits for every bot process; 0 for no limit.
-[limits]
-{_kv("memory_mb", limits.memory_mb or 0)}
-{_kv("cpu_seconds", limits.cpu_seconds or 0)}
-{_kv("processes", limits.processes or 0)}
-# The stderr kept per bot and game, in KiB (at least 1).
-{_kv("stderr_kb", limits.stderr_kb)}
-"""
+def _plain(entry: Declared, here: _ForThisGame) -> str:
+    key = entry.key
+    notes = key.option.notes()
+    if key.default_text is not None:
+        notes.append(f"default: {key.default_text}")
+    if here.note:
+        notes.append(here.note)
+    lines = _comment(key.option.help)
+    if notes:
+        lines += _comment(f"({'; '.join(notes)})")
+    value = here.value if here.value is not None else written_default(entry)
+    if value is not None and value not in ([], {}):
+        lines.append(("# " if here.commented else "") + _kv(entry.name, value))
+    else:
+        example = key.example if key.example is not None else "..."
+        lines.append(f"# {_kv(entry.name, example)}")
+    return "\n".join(lines)
 
 
-def _transport_options(game_cls: type[Game]) -> str:
-    return f"""\
-# Options of a transport, one table per transport name:
-# [transport_options.{game_cls.transport}]
-# option = "value"
-"""
+def _table(entry: Declared, game_cls: type[Game[Any]]) -> str:
+    """A table: the game's options, a transport's options, or keys the schema declares."""
+    if entry.field == "game_options":
+        return _game_options(game_cls)
+    help_lines = _comment(entry.key.option.help)
+    if entry.key.table is None:
+        # A table of tables, one per transport: the game's transport as the example.
+        header = f"{entry.name}.{game_cls.transport}"
+        return "\n".join([*help_lines, f"# [{header}]", '# option = "value"'])
+    values = dataclasses.asdict(game_cls.clocks) if entry.field == "clock" else {}
+    lines = [*help_lines, f"[{entry.name}]"]
+    for name, option in entry.key.table.items():
+        lines += _comment(" ".join([option.help, *(f"({n})" for n in option.notes())]))
+        value = values.get(name, option.default)
+        lines.append(_kv(name, 0 if value is None else value))
+    return "\n".join(lines)
 
 
-def _game_options(game_cls: type[Game]) -> str:
+def _game_options(game_cls: type[Game[Any]]) -> str:
     if not game_cls.options:
         return f"# The game {game_cls.name} has no options."
     # Table-valued options are sub-tables, which TOML wants after the plain keys.
@@ -165,37 +169,34 @@ def _game_options(game_cls: type[Game]) -> str:
 
 def _option_help(option: Option) -> list[str]:
     lines = option.help.splitlines()
-    notes = []
-    if option.choices is not None:
-        notes.append("one of " + ", ".join(_value(choice) for choice in option.choices))
-    if option.minimum is not None:
-        notes.append(f"at least {option.minimum}")
-    if option.maximum is not None:
-        notes.append(f"at most {option.maximum}")
+    notes = option.notes()
     if notes:
         lines.append(f"({'; '.join(notes)})")
     return lines
 
 
-def _bots(game_cls: type[Game], seats: int, registries: Registries) -> str:
+def _bots(entry: Declared, game_cls: type[Game[Any]], seats: int, registries: Registries) -> str:
     needed = max(seats, 2)
     builtins = list(game_cls.bots)
     listed = builtins[: max(needed, MAX_LISTED_BOTS)]
-    lines = ["# The bots, in schedule order. Each needs a unique name and one of cmd, builtin or"]
-    lines.append("# connect = true.")
+    lines = _comment(entry.key.option.help)
+    assert entry.key.items is not None
+    lines.append(f"# The keys of a [[{entry.name}]] table:")
+    for item in declared(entry.key.items):
+        lines += _comment(f"{item.name}: {item.key.option.help}", indent="#   ")
     if not builtins:
         lines.append(
             f"# The game {game_cls.name} has no built-in bots: point cmd at your programs."
         )
         for n in range(1, needed + 1):
-            lines += ["", "[[bots]]", _kv("name", f"bot-{n}")]
+            lines += ["", f"[[{entry.name}]]", _kv("name", f"bot-{n}")]
             lines.append(_kv("cmd", ["python3", f"bot{n}.py"]))
     taken: set[str] = set()
     for n in range(max(len(listed), needed) if listed else 0):
         builtin = listed[n % len(listed)]
         name = _unique(builtin, taken)
         summary = _first_line(game_cls.bots[builtin].summary)
-        lines += ["", "[[bots]]", _kv("name", name)]
+        lines += ["", f"[[{entry.name}]]", _kv("name", name)]
         lines.append(_kv("builtin", builtin) + (f"  # {summary}" if summary else ""))
         if game_cls.bots[builtin].inproc is not None:
             lines.append("# inproc = true  # run inside the arena process: much faster")
@@ -203,26 +204,29 @@ def _bots(game_cls: type[Game], seats: int, registries: Registries) -> str:
     if rest:
         lines += ["", "# Other built-in bots:"]
         lines += [f"#   {name}: {_first_line(game_cls.bots[name].summary)}" for name in rest]
-    lines += [
-        "",
-        "# Your own program, as an argv list ({identifier}, {host} and {port} are filled in):",
-        "# [[bots]]",
-        '# name = "mine"',
-        '# cmd = ["python3", "my_bot.py"]',
-        '# env = { DEBUG = "1" }',
-        '# cwd = "bots"',
-        "",
-        "# A bot started by someone else, which connects to the arena by itself:",
-        "# [[bots]]",
-        '# name = "remote"',
-        "# connect = true",
-    ]
+    examples = {item.name: item.key.example for item in declared(entry.key.items)}
+    lines += ["", "# Your own program:", f"# [[{entry.name}]]", '# name = "mine"']
+    lines += [f"# {_kv(key, examples[key])}" for key in ("cmd", "env", "cwd")]
+    lines += ["", "# A bot started by someone else, which connects to the arena by itself:"]
+    lines += [f"# [[{entry.name}]]", '# name = "remote"', "# connect = true"]
     if "tcp" in registries.transports:
         lines.append('# transport = "tcp"')
         lines.append("# Its seat takes the first connection no bot of the arena made; bind it:")
-        lines.append("# port = 6001         # only connections to this port, opened for it")
-        lines.append('# peer = "127.0.0.1"  # only connections from this address')
+        lines += [f"# {_kv(key, examples[key])}" for key in ("port", "peer")]
     return "\n".join(lines)
+
+
+def _comment(text: str, indent: str = "# ") -> list[str]:
+    """``text`` as comment lines; lines after the first of an indented item go deeper."""
+    follow = indent if indent == "# " else indent + "  "
+    return textwrap.wrap(
+        text,
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=follow,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def _unique(name: str, taken: set[str]) -> str:
@@ -247,6 +251,12 @@ def _kv(key: str, value: Any) -> str:
     """``key = value`` as valid TOML; short arrays stay on one line (tomli_w splits them)."""
     if isinstance(value, list) and not any(isinstance(v, dict | list) for v in value):
         return f"{_key(key)} = [{', '.join(_value(v) for v in value)}]"
+    if isinstance(value, dict):
+        return (
+            f"{_key(key)} = {{ {', '.join(f'{_key(k)} = {_value(v)}' for k, v in value.items())} }}"
+        )
+    if value == "...":
+        return f"{_key(key)} = ..."
     return tomli_w.dumps({key: value}).rstrip("\n")
 
 

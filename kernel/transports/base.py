@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from arena_kernel.codecs.base import Codec
-from arena_kernel.errors import OptionError
+from arena_kernel.options import Option, check_options
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]
@@ -101,15 +101,21 @@ class Transport(ABC):
 
     name: ClassVar[str]
     summary: ClassVar[str] = ""
-    options: ClassVar[Mapping[str, Any]] = {}
-    """Option name -> default value; the match file may override them."""
+    options: ClassVar[Mapping[str, Option | Any]] = {}
+    """Option name -> :class:`~arena_kernel.options.Option`, as a game declares its
+    options; the match file may set them. A bare value is an option with that default and
+    no help (how transports declared them first)."""
 
     def __init__(self, **options: Any) -> None:
-        unknown = set(options) - set(self.options)
-        if unknown:
-            key = sorted(unknown)[0]
-            raise OptionError(key, f'transport "{self.name}" has no option "{key}"')
-        self.config = {**self.options, **options}
+        self.config = check_options(self.declared_options(), options, f'transport "{self.name}"')
+
+    @classmethod
+    def declared_options(cls) -> dict[str, Option]:
+        """:attr:`options` as declarations."""
+        return {
+            key: value if isinstance(value, Option) else Option(value, "")
+            for key, value in cls.options.items()
+        }
 
     async def prepare(self) -> None:  # noqa: B027 - optional hook with a no-op default
         """Acquire and check what every connection will need (a listening socket), before

@@ -9,6 +9,7 @@ from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.registry import Entry, Registries
+from arena_kernel.transports.tcp import TcpTransport
 
 
 class FakeGame(Game[None]):
@@ -47,7 +48,9 @@ class Rps(FakeGame):
 
 
 def _named(kind: str, name: str) -> type:
-    return type(f"{kind}_{name}", (), {"name": name})
+    """A placeholder class; transports are real ones, whose declared options files set."""
+    bases = (TcpTransport,) if kind == "transport" else ()
+    return type(f"{kind}_{name}", bases, {"name": name})
 
 
 def make_registries(

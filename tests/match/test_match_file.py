@@ -228,7 +228,7 @@ def test_wrong_type_says_expected_and_actual(fails: Fails) -> None:
         ('scorers = "wins"', 'scorers must be an array of strings, not a string ("wins")'),
         ("scorers = []", "scorers must not be empty"),
         ('scorers = ["wins", "wins"]', "scorers lists a scorer twice"),
-        ("plugins = [1]", "plugins: item 1 must be a non-empty string, not an integer (1)"),
+        ("plugins = [1]", "plugins: item 1 must be a string, not an integer (1)"),
         (
             'format = "roundrobin"',
             'format must be "round-robin" or "gauntlet", not "roundrobin" '
@@ -257,7 +257,7 @@ def test_cmd_as_a_string_shows_the_argv_form(fails: Fails) -> None:
     [
         ('name = "c"', 'line 11: bots[3] ("c"): say how to run it: cmd = ['),
         ('name = "c"\ncmd = []', "line 13: bots[3].cmd must not be empty"),
-        ('name = "c"\ncmd = ["x", ""]', "line 13: bots[3].cmd: item 2 must be a non-empty string"),
+        ('name = "c"\ncmd = ["x", ""]', "line 13: bots[3].cmd: item 2 must not be empty"),
         ('name = "c"\nconnect = false', 'line 11: bots[3] ("c"): say how to run it'),
         (
             'name = "c"\ncmd = ["x"]\nconnect = true',
@@ -439,7 +439,15 @@ def test_rounds_and_games_together(fails: Fails) -> None:
     ("table", "expected"),
     [
         ("size = 40", "line 12: [game_options]: size must be at most 19, not 40"),
-        ('size = "big"', "line 12: [game_options]: size must be an integer, not a string"),
+        (
+            'size = "big"',
+            'line 12: [game_options]: size must be an integer, not a string ("big")',
+        ),
+        (
+            'rule = "misère"',
+            'line 12: [game_options]: rule must be "normal" or "misere", not "misère" '
+            '(did you mean "misere"?)',
+        ),
         (
             "sise = 3",
             'line 12: [game_options]: game "stones" has no option "sise" (did you mean "size"?)',
@@ -458,7 +466,7 @@ def test_game_option_errors_name_the_key(fails: Fails, table: str, expected: str
     [
         ("[clock]\nreplay = 1", 'line 12: clock: unknown key "replay" (did you mean "reply"?)'),
         ("[clock]\nreply = 0", "line 12: clock.reply must be above 0, not 0"),
-        ("[clock]\ngrace = -1", "line 12: clock.grace must be 0 or more, not -1"),
+        ("[clock]\ngrace = -1", "line 12: clock.grace must be at least 0, not -1"),
         ('[clock]\nkill = "1"', 'line 12: clock.kill must be a number, not a string ("1")'),
         (
             "[limits]\nmemory = 1",

@@ -210,4 +210,5 @@ def test_the_starter_file_writes_one_count_and_mentions_lists() -> None:
 
     text = starter_file("trio", make_registries(Trio))
     assert "\nseats = 3\n" in text
-    assert "A list such as [3, 4] plays every" in text
+    assert "or a list of them" in text
+    assert "trio supports 3, 4)\nseats = 3\n" in text
