@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -23,7 +24,7 @@ class ProgressReport:
         self.bar = click.progressbar(
             length=max(todo, 1),
             label=f"{self.label}: {todo} games",
-            file=click.get_text_stream("stderr"),
+            file=sys.stderr,
         )
         self.bar.__enter__()
 
