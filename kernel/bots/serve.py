@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from arena_kernel.bots.logic import BotLogic
-from arena_kernel.codecs.base import Codec
+from arena_kernel.codecs.base import Codec, Decoded
 from arena_kernel.model import Fault
 
 
@@ -31,7 +31,9 @@ def serve(
     _answer(bot, codec, decoder.close(), write)
 
 
-def _answer(bot: BotLogic, codec: Codec, items: list, write: Callable[[bytes], None]) -> None:
+def _answer(
+    bot: BotLogic, codec: Codec, items: list[Decoded], write: Callable[[bytes], None]
+) -> None:
     for message, raw in items:
         if isinstance(message, Fault):
             raise SystemExit(f"bot: unreadable message from the referee ({message}): {raw[:80]!r}")
@@ -66,7 +68,7 @@ def main(
     codec: Codec,
     argv: Sequence[str] | None = None,
     *,
-    configure: Callable[[argparse.ArgumentParser], None] | None = None,
+    configure: Callable[[argparse.ArgumentParser], object] | None = None,
     seeded: bool = False,
     address: Callable[[argparse.Namespace], tuple[str, int]] | None = None,
 ) -> None:
@@ -79,7 +81,8 @@ def main(
     (``main(lambda args: MyBot(args.seed), codec, seeded=True)``).
     ``argv``: the arguments to parse (default: ``sys.argv[1:]``).
     ``seeded`` offers ``--seed N`` (``args.seed``, None without it) for bots whose choices
-    are random; ``configure`` adds the bot's own options to the parser.
+    are random; ``configure`` adds the bot's own options to the parser (what it returns is
+    ignored: ``lambda p: p.add_argument(...)`` will do).
     ``address``: the bot always connects over TCP, to the address its own options name
     (a game whose original server passed it differently, e.g. Speed Clue's
     ``<identifier> <port>``); ``--tcp`` is then not offered.

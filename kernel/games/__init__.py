@@ -1,5 +1,5 @@
 """The game API: what a game plugin implements (the kernel itself knows no game)."""
 
-from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
+from arena_kernel.games.base import BuiltinBot, Game
 
-__all__ = ["BuiltinBot", "Game", "Option", "Outcome"]
+__all__ = ["BuiltinBot", "Game"]

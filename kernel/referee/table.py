@@ -17,7 +17,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from arena_kernel.model import Fault, FaultKind
 from arena_kernel.referee.channel import Channel
@@ -129,9 +129,13 @@ class Table:
         """Write a message that expects no reply."""
         self.seats[seat].channel.post(message)
 
+    @overload
     def broadcast(
-        self, message: Any | Callable[[int], Any], seats: Iterable[int] | None = None
-    ) -> None:
+        self, message: Callable[[int], Any], seats: Iterable[int] | None = None
+    ) -> None: ...
+    @overload
+    def broadcast(self, message: Any, seats: Iterable[int] | None = None) -> None: ...
+    def broadcast(self, message: Any, seats: Iterable[int] | None = None) -> None:
         """Send to every seat (or to ``seats``); a callable gets the seat and builds its
         message (for protocols where each player sees the world from its own side)."""
         targets = range(len(self.seats)) if seats is None else seats

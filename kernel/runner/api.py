@@ -9,11 +9,13 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-import pluggy
-
 from arena_kernel.match.loader import load_match
 from arena_kernel.match.spec import MatchSpec
-from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.registries.manager import (
+    ArenaPluginManager,
+    get_plugin_manager,
+    load_registries,
+)
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.run import Runner, RunSummary
 from arena_kernel.store.sqlite import Store
@@ -24,7 +26,7 @@ class Prepared:
     """A match file read and validated, with the plugin manager that validated it."""
 
     spec: MatchSpec
-    pm: pluggy.PluginManager
+    pm: ArenaPluginManager
     registries: Registries
 
 
@@ -33,7 +35,7 @@ def prepare(
 ) -> Prepared:
     """Load plugins (built-ins, entry points, ``plugins``, the file's own ``plugins``)
     and validate the match file against them."""
-    loaded: list[tuple[pluggy.PluginManager, Registries]] = []
+    loaded: list[tuple[ArenaPluginManager, Registries]] = []
 
     def registries_for(extra: tuple[str, ...]) -> Registries:
         pm = get_plugin_manager(extra=[*plugins, *extra])

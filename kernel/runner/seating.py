@@ -42,7 +42,7 @@ class Lineup:
     """
 
     def __init__(
-        self, spec: MatchSpec, game: Game, codec: Codec, clocks: Clocks, registries: Registries
+        self, spec: MatchSpec, game: Game[Any], codec: Codec, clocks: Clocks, registries: Registries
     ) -> None:
         self.spec = spec
         self.game = game

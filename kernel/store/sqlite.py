@@ -353,7 +353,8 @@ class Store:
         rows = self._read("SELECT spec FROM runs WHERE id = ?", (run_id,))
         if not rows:
             raise ArenaError(f"no run {run_id} in {self.path}")
-        return json.loads(rows[0][0])
+        spec: dict[str, Any] = json.loads(rows[0][0])
+        return spec
 
     def _run_info(self, row: Sequence[Any]) -> RunInfo:
         run_id, key, name, game, total, done = row
@@ -401,7 +402,7 @@ class Store:
             if cursor.rowcount == 0:
                 return None
             game_id = cursor.lastrowid
-            scores = outcome.scores or [None] * seats
+            scores: Sequence[float | None] = outcome.scores or [None] * seats
             db.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -480,7 +481,7 @@ class Store:
             "SELECT kind, detail, seat, at FROM faults WHERE game_id = ? ORDER BY rowid",
             (game_id,),
         )
-        first_faults = {}
+        first_faults: dict[int | None, str] = {}
         for kind, _detail, seat, _at in faults:
             first_faults.setdefault(seat, kind)
         return GameDetail(

@@ -1,11 +1,11 @@
 """The test games as a plugin module: ``plugins = ["arena_kernel.testing.games"]``."""
 
-from arena_kernel.plugin import hookimpl
+from arena_kernel.plugin import Register, hookimpl
 from arena_kernel.testing.nim import Nim
 from arena_kernel.testing.rps import Rps
 
 
 @hookimpl
-def arena_register_games(register):
+def arena_register_games(register: Register) -> None:
     register(Nim)
     register(Rps)

@@ -20,21 +20,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pluggy
 import pytest
 
-from arena_kernel.registries.manager import get_plugin_manager, load_registries, register_plugin
+from arena_kernel.registries.manager import (
+    ArenaPluginManager,
+    get_plugin_manager,
+    load_registries,
+    register_plugin,
+)
 from arena_kernel.registries.registry import Registries
 
 
 @pytest.fixture
-def arena_plugin_manager() -> pluggy.PluginManager:
+def arena_plugin_manager() -> ArenaPluginManager:
     return get_plugin_manager()
 
 
 @pytest.fixture
 def arena_register(
-    arena_plugin_manager: pluggy.PluginManager,
+    arena_plugin_manager: ArenaPluginManager,
 ) -> Callable[..., Registries]:
     """``arena_register(plugin, ...)`` -> the registries with those plugins added."""
 

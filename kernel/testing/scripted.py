@@ -24,9 +24,10 @@ import socket
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 
-def perform(step: dict, write: Callable[[bytes], None], terminator: bytes) -> None:
+def perform(step: dict[str, Any], write: Callable[[bytes], None], terminator: bytes) -> None:
     if "stderr" in step:
         sys.stderr.write(step["stderr"])
         sys.stderr.flush()
@@ -68,6 +69,8 @@ def main() -> None:
     steps = json.loads(args.steps)
     terminator = b"\n" if args.framing == "line" else b""
     only = args.only.encode()
+    read: Callable[[], bytes]
+    write: Callable[[bytes], None]
     if args.tcp:
         sock = socket.create_connection((args.tcp[0], int(args.tcp[1])))
         read, write = (lambda: sock.recv(65536)), sock.sendall

@@ -277,7 +277,7 @@ def holders(
     if arena:
         for inode in _socket_inodes(_bots_of_arena(table) - seen):
             owner.setdefault(inode, Holder.ARENA)
-    for index, inode in enumerate(inodes):
-        if inode is not None and inode in owner:
-            result[index] = owner[inode]
+    for index, client in enumerate(inodes):
+        if client is not None and client in owner:
+            result[index] = owner[client]
     return result
