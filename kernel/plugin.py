@@ -24,10 +24,11 @@ from arena_kernel.codecs.line import LineCodec
 from arena_kernel.codecs.raw import RawCodec
 from arena_kernel.codecs.sexpr import SexprCodec, Symbol
 from arena_kernel.errors import SetupError
-from arena_kernel.games.base import BuiltinBot, Game, Option
+from arena_kernel.games.base import BuiltinBot, Game
 from arena_kernel.hookspecs import Register
 from arena_kernel.markers import hookimpl
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, RunInfo, ScheduledGame
+from arena_kernel.options import Option
 from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
