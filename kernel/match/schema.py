@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena_kernel.options import Option, toml_value, type_name
+from arena_kernel.options import Option, either, toml_value, type_name
 
 _KEY = "arena_match_key"
 """The dataclass-field metadata entry that holds a field's :class:`Key`."""
@@ -170,8 +170,8 @@ def value_text(option: Option, key: Key | None = None) -> str:
         text = f"the names of installed {kind}s" if _is_list(option) else f"an installed {kind}"
     elif key is not None and key.items is not None:
         text = "an array of tables"
-    elif option.value_type is Path:
-        text = "a path"
+    elif option.choices is not None:
+        return either(option.choices)
     else:
         text = type_name(option.value_type)
     return ", ".join([text, *option.notes()])
@@ -192,7 +192,9 @@ def markdown(spec_class: type) -> str:
         key = entry.key
         header = _header(entry)
         changes = "no" if key.identity is Identity.NONE else "yes"
-        rows.append(_row(header, value_text(key.option, key), _default_text(entry), changes, key))
+        rows.append(
+            _row(header, value_text(key.option, key), _default_text(entry), changes, key.option)
+        )
         for name, option in (key.table or {}).items():
             if option.default is None:
                 default = key.default_text or "none"
@@ -207,7 +209,7 @@ def markdown(spec_class: type) -> str:
                     value_text(item.key.option, item.key),
                     _default_text(item),
                     item_changes,
-                    item.key,
+                    item.key.option,
                 )
             )
     return "\n".join(rows) + "\n"
@@ -222,30 +224,31 @@ def _header(entry: Declared) -> str:
 
 
 def _default_text(entry: Declared) -> str:
-    if entry.required:
-        return "required"
     if entry.key.default_text is not None:
         return entry.key.default_text
+    if entry.required:
+        return "required"
     if entry.key.table is not None:
         return "as below"
     written = written_default(entry)
     return "none" if written in (None, [], {}) else toml_value(written)
 
 
-def _row(header: str, value: str, default: str, changes: str, source: Key | Option) -> str:
-    help_text = (source.option if isinstance(source, Key) else source).help
-    cells = [f"`{header}`", value, default, changes, " ".join(help_text.split())]
+def _row(header: str, value: str, default: str, changes: str, option: Option) -> str:
+    cells = [f"`{header}`", value, default, changes, " ".join(option.help.split())]
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
 def _main(argv: list[str]) -> int:
     """``python -m arena_kernel.match.schema --markdown``: print the README's key table."""
+    # Run as a script this module is __main__, a copy of the one the spec declares with.
+    from arena_kernel.match import schema
     from arena_kernel.match.spec import MatchSpec
 
     if argv != ["--markdown"]:
         print("usage: python -m arena_kernel.match.schema --markdown", file=sys.stderr)
         return 2
-    sys.stdout.write(markdown(MatchSpec))
+    sys.stdout.write(schema.markdown(MatchSpec))
     return 0
 
 

@@ -134,9 +134,9 @@ def _plain(entry: Declared, here: _ForThisGame) -> str:
 
 def _table(entry: Declared, game_cls: type[Game[Any]]) -> str:
     """A table: the game's options, a transport's options, or keys the schema declares."""
-    if entry.field == "game_options":
-        return _game_options(game_cls)
     help_lines = _comment(entry.key.option.help)
+    if entry.field == "game_options":
+        return "\n".join([*help_lines, *_game_options(entry.name, game_cls)])
     if entry.key.table is None:
         # A table of tables, one per transport: the game's transport as the example.
         header = f"{entry.name}.{game_cls.transport}"
@@ -150,21 +150,22 @@ def _table(entry: Declared, game_cls: type[Game[Any]]) -> str:
     return "\n".join(lines)
 
 
-def _game_options(game_cls: type[Game[Any]]) -> str:
+def _game_options(table: str, game_cls: type[Game[Any]]) -> list[str]:
+    """The game's own declarations: each option with its help, at its default."""
     if not game_cls.options:
-        return f"# The game {game_cls.name} has no options."
+        return [f"# The game {game_cls.name} has no options."]
     # Table-valued options are sub-tables, which TOML wants after the plain keys.
     ordered = sorted(game_cls.options.items(), key=lambda item: isinstance(item[1].default, dict))
-    lines = [f"# The options of {game_cls.name}, at their defaults.", "[game_options]"]
+    lines = [f"# The options of {game_cls.name}, at their defaults:", f"[{table}]"]
     for key, option in ordered:
         lines += [f"# {line}".rstrip() for line in _option_help(option)]
         if option.default is None:
             lines.append(f"# {_key(key)} = ...  (not set by default)")
         elif isinstance(option.default, dict):
-            lines.append(tomli_w.dumps({"game_options": {key: option.default}}).rstrip("\n"))
+            lines.append(tomli_w.dumps({table: {key: option.default}}).rstrip("\n"))
         else:
             lines.append(_kv(key, option.default))
-    return "\n".join(lines)
+    return lines
 
 
 def _option_help(option: Option) -> list[str]:

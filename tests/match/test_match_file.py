@@ -405,6 +405,27 @@ def test_transport_options_must_be_tables(fails: Fails) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        (
+            "prot = 9000",
+            'line 12: [transport_options.tcp]: transport "tcp" has no option "prot" '
+            '(did you mean "port"?)',
+        ),
+        (
+            'port = "9000"',
+            'line 12: [transport_options.tcp]: port must be an integer, not a string ("9000")',
+        ),
+    ],
+)
+def test_transport_options_are_checked_against_the_transports_declarations(
+    fails: Fails, option: str, expected: str
+) -> None:
+    text = 'game = "stones"\n' + TWO_BOTS + f"\n[transport_options.tcp]\n{option}\n"
+    assert fails(text) == f"match.toml, {expected}"
+
+
 def test_invalid_toml_gives_line_and_column(fails: Fails) -> None:
     message = fails('game = "stones"\n\nseed = = 1\n')
     assert message.startswith("match.toml, line 3, column 8: invalid TOML: ")
