@@ -4,25 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from arena_kernel.codecs.base import Codec
-from arena_kernel.errors import ArenaError, OptionError
 from arena_kernel.games.base import Game
+from arena_kernel.match.resolved import ResolvedMatch, resolve_bots
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.preflight import check_program, check_writable_folder
-from arena_kernel.transports.base import (
-    BotProgram,
-    ConnectError,
-    Launch,
-    Transport,
-    uses_placeholders,
-)
+from arena_kernel.transports.base import BotProgram, ConnectError, Launch
 from arena_kernel.transports.reaper import reaper
 from arena_kernel.transports.unstoppable import to_the_end
 from arena_kernel.transports.warden import Warden
@@ -36,70 +30,60 @@ def safe_name(text: str) -> str:
 class Lineup:
     """The bots of a match and how to reach each of them: one instance per run.
 
-    Transports are made once per run (a TCP transport owns one listening socket that every
-    game shares) and closed by :meth:`aclose`. So is the run's warden, started with the
-    first bot program (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
+    It reads a :class:`~arena_kernel.match.resolved.ResolvedMatch`, whose transports are
+    made once per run (a TCP transport owns one listening socket that every game shares):
+    the lineup prepares them before the first game and closes them in :meth:`aclose`. So
+    is the run's warden, started with the first bot program
+    (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
     """
 
+    @overload
+    def __init__(self, match: ResolvedMatch) -> None: ...
+
+    @overload
     def __init__(
-        self, spec: MatchSpec, game: Game[Any], codec: Codec, clocks: Clocks, registries: Registries
+        self,
+        match: MatchSpec,
+        game: Game[Any],
+        codec: Codec,
+        clocks: Clocks,
+        registries: Registries,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        match: ResolvedMatch | MatchSpec,
+        game: Game[Any] | None = None,
+        codec: Codec | None = None,
+        clocks: Clocks | None = None,
+        registries: Registries | None = None,
     ) -> None:
-        self.spec = spec
-        self.game = game
-        self.codec = codec
-        self.clocks = clocks
-        self.registries = registries
-        self.bots: Mapping[str, BotSpec] = {b.name: b for b in spec.bots}
-        self._transports: dict[str, Transport] = {}
+        if isinstance(match, MatchSpec):
+            # How kernel/runner/run.py calls it until it resolves the match itself
+            # (resolve(spec, registries)); this form goes once it does.
+            assert game is not None and codec is not None and clocks is not None
+            assert registries is not None
+            bots = resolve_bots(match, type(game), registries)
+            match = ResolvedMatch(match, game, codec, clocks, bots)
+        self.match = match
         self._warden: Warden | None = None
-        for bot in spec.bots:
-            self.transport_for(bot)  # fail early, before any game, on a bad transport option
 
     def program(self, bot: BotSpec) -> BotProgram:
-        inproc = None
-        argv: tuple[str, ...] | None = bot.cmd
-        if argv is not None and not uses_placeholders(argv):
-            argv = (*argv, *type(self.game).bot_args)
-        if bot.builtin is not None:
-            builtin = type(self.game).bots[bot.builtin]
-            argv = (*builtin.argv(), *bot.args)
-            inproc = builtin.inproc if bot.inproc else None
-        return BotProgram(
-            name=bot.name,
-            argv=None if inproc else argv,
-            inproc=inproc,
-            connect=bot.connect,
-            env=dict(bot.env),
-            cwd=bot.cwd,
-            port=bot.port,
-            peer=bot.peer,
-        )
-
-    def transport_for(self, bot: BotSpec) -> Transport:
-        if bot.inproc:
-            name = "inproc"
-        else:
-            name = bot.transport or self.spec.transport or type(self.game).transport
-        if name not in self._transports:
-            cls = self.registries.transports.cls(name)
-            options: dict[str, Any] = dict(self.spec.transport_options.get(name, {}))
-            try:
-                self._transports[name] = cls(**options)
-            except OptionError as exc:
-                raise ArenaError(f"{self.spec.path}: [transport_options.{name}] {exc}") from None
-        return self._transports[name]
+        """What runs for ``bot`` (resolved with the match)."""
+        return self.match.bots[bot.name].program
 
     async def prepare(self) -> None:
         """Check, before the first game, what would otherwise fail every game: each bot's
         command can be started, the ``logs`` and ``database`` folders can be written, and
         each transport acquires what its connections need (a free port). Raises
         :class:`~arena_kernel.errors.SetupError`; call :meth:`aclose` afterwards in any case."""
-        source = str(self.spec.path)
-        for bot in self.spec.bots:
-            check_program(self.program(bot), source)
-        check_writable_folder(self.spec.logs, "logs", source)
-        check_writable_folder(self.spec.database.parent, "database", source)
-        for transport in self._transports.values():
+        spec = self.match.spec
+        source = str(spec.path)
+        for bot in self.match.bots.values():
+            check_program(bot.program, source)
+        check_writable_folder(spec.logs, "logs", source)
+        check_writable_folder(spec.database.parent, "database", source)
+        for transport in self.match.transports:
             await transport.prepare()
 
     async def connect(self, names: Sequence[str], log_dir: Path) -> list[Channel]:
@@ -112,27 +96,28 @@ class Lineup:
         that propagates: a caller that never receives them cannot leak their bots.
         ``log_dir`` is created only by a bot that writes to its stderr log.
         """
-        if self._warden is None and any(self.program(self.bots[n]).argv for n in names):
+        match = self.match
+        if self._warden is None and any(match.bots[n].program.argv for n in names):
             self._warden = Warden.start()
 
         async def one(position: int, name: str) -> Channel:
-            bot = self.bots[name]
+            bot = match.bots[name]
             identifier = f"{position}-{safe_name(name)}"
             launch = Launch(
-                program=self.program(bot),
-                codec=self.codec,
+                program=bot.program,
+                codec=match.codec,
                 identifier=identifier,
-                limits=self.spec.limits,
+                limits=match.spec.limits,
                 log_dir=log_dir,
-                startup=self.clocks.startup,
-                kill_grace=self.clocks.kill,
+                startup=match.clocks.startup,
+                kill_grace=match.clocks.kill,
             )
             try:
-                connection = await self.transport_for(bot).connect(launch)
+                connection = await bot.transport.connect(launch)
             except ConnectError as exc:
-                return Channel.failed(name, identifier, self.codec, str(exc))
-            tagged = type(self.game).tagged_replies
-            return Channel(name, identifier, connection, self.codec, tagged=tagged)
+                return Channel.failed(name, identifier, match.codec, str(exc))
+            tagged = type(match.game).tagged_replies
+            return Channel(name, identifier, connection, match.codec, tagged=tagged)
 
         launches = [asyncio.ensure_future(one(i, n)) for i, n in enumerate(names)]
         try:
@@ -144,7 +129,7 @@ class Lineup:
     async def aclose(self) -> None:
         """Close the transports, end what bots left behind, and stop the warden."""
         try:
-            for transport in self._transports.values():
+            for transport in self.match.transports:
                 await transport.aclose()
             await reaper.sweep()
         finally:

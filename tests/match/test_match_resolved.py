@@ -1,0 +1,107 @@
+"""Resolving a match once: the game, codec, clocks, transports and programs a run uses."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from arena_kernel.errors import ArenaError
+from arena_kernel.match.loader import load_match
+from arena_kernel.match.resolved import ResolvedMatch, resolve
+from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.testing.nim import Nim
+
+MATCH = """\
+game = "nim"
+plugins = ["arena_kernel.testing.games"]
+max_message_kb = 2
+
+[clock]
+reply = 0.5
+
+[game_options]
+pile = 9
+
+[transport_options.tcp]
+port = 0
+
+[[bots]]
+name = "fast"
+builtin = "optimal"
+inproc = true
+
+[[bots]]
+name = "program"
+builtin = "random"
+args = ["--quiet"]
+
+[[bots]]
+name = "mine"
+cmd = ["./bot"]
+transport = "tcp"
+
+[[bots]]
+name = "other"
+cmd = ["./other", "{port}"]
+transport = "tcp"
+"""
+
+
+def registries_for(plugins: tuple[str, ...]) -> Registries:
+    return load_registries(get_plugin_manager(entry_points=False, extra=plugins))
+
+
+def resolved(path: Path, text: str) -> ResolvedMatch:
+    path.write_text(text, encoding="utf-8")
+    spec = load_match(path, registries_for)
+    return resolve(spec, registries_for(spec.plugins))
+
+
+def test_the_game_codec_and_clocks_are_made_from_the_spec(tmp_path: Path) -> None:
+    match = resolved(tmp_path / "m.toml", MATCH)
+    assert isinstance(match.game, Nim) and match.game.config == {"pile": 9, "spread": 0}
+    assert match.codec.name == Nim.codec and match.codec.max_message == 2048
+    assert (match.clocks.reply, match.clocks.startup) == (0.5, Nim.clocks.startup)
+
+
+def test_each_bot_gets_its_program_and_transport(tmp_path: Path) -> None:
+    bots = resolved(tmp_path / "m.toml", MATCH).bots
+    assert list(bots) == ["fast", "program", "mine", "other"]
+    assert bots["fast"].transport.name == "inproc"
+    assert bots["fast"].program.argv is None and bots["fast"].program.inproc is not None
+    assert bots["program"].transport.name == Nim.transport
+    assert bots["program"].program.argv[-2:] == ("random", "--quiet")
+    assert bots["mine"].program.argv == ("./bot",)  # Nim has no bot_args
+    assert bots["mine"].transport is bots["other"].transport, "one tcp listener for the run"
+    assert bots["mine"].transport.config == {"host": "127.0.0.1", "port": 0}
+
+
+def test_each_transport_is_listed_once(tmp_path: Path) -> None:
+    match = resolved(tmp_path / "m.toml", MATCH)
+    assert sorted(t.name for t in match.transports) == ["inproc", "stdio", "tcp"]
+
+
+def test_a_transport_option_its_transport_refuses_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.toml"
+    with pytest.raises(ArenaError, match=r"m\.toml: \[transport_options\.tcp\] .*65535"):
+        resolved(path, MATCH.replace("port = 0", "port = 70000"))
+
+
+def test_the_lineup_plays_with_the_resolved_objects(tmp_path: Path) -> None:
+    match = resolved(tmp_path / "m.toml", MATCH)
+    lineup = Lineup(match)
+
+    async def main() -> None:
+        channels = await lineup.connect(["fast"], tmp_path / "logs")
+        try:
+            assert channels[0].codec is match.codec
+            assert channels[0].name == "fast"
+        finally:
+            await close_all(channels)
+            await lineup.aclose()
+
+    asyncio.run(main())
