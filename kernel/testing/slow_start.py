@@ -45,12 +45,13 @@ def write_all(fd: int) -> Callable[[bytes], None]:
 
 def over_stdio(command: list[str], hold_until: float) -> int:
     bot = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert bot.stdin is not None and bot.stdout is not None
-    to_bot, from_bot = bot.stdin.fileno(), bot.stdout.fileno()
+    stdin, stdout = bot.stdin, bot.stdout
+    assert stdin is not None and stdout is not None
+    to_bot, from_bot = stdin.fileno(), stdout.fileno()
 
     def downstream() -> None:
         relay(lambda: os.read(0, 65536), write_all(to_bot), 0.0)
-        bot.stdin.close()  # type: ignore[union-attr]
+        stdin.close()
 
     threading.Thread(target=downstream, daemon=True).start()
     with contextlib.suppress(BrokenPipeError):
