@@ -10,8 +10,9 @@ import time
 import traceback
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import ArenaError, OptionError, SetupError
@@ -35,6 +36,16 @@ from arena_kernel.store.sqlite import Store
 T = TypeVar("T")
 
 
+class Failed(Enum):
+    """What :meth:`Runner._guarded` returns for a plugin coroutine that raised (a session
+    may legitimately be ``None``, so None cannot say it)."""
+
+    FAILED = "failed"
+
+
+FAILED = Failed.FAILED
+
+
 @dataclass
 class RunSummary:
     """What a run did: games played now, games found already stored, referee errors.
@@ -54,8 +65,8 @@ class RefereeError(Exception):
     """A game plugin broke its contract (raised, or returned a malformed outcome)."""
 
 
-def build_game(spec: MatchSpec, registries: Registries) -> Game:
-    game_cls = registries.games.cls(spec.game)
+def build_game(spec: MatchSpec, registries: Registries) -> Game[Any]:
+    game_cls: type[Game[Any]] = registries.games.cls(spec.game)
     try:
         return game_cls(spec.game_options)
     except OptionError as exc:
@@ -64,7 +75,8 @@ def build_game(spec: MatchSpec, registries: Registries) -> Game:
 
 def spec_record(spec: MatchSpec) -> dict[str, Any]:
     """The match spec as JSON-able data, stored with the run for reference."""
-    return json.loads(json.dumps(dataclasses.asdict(spec), default=str))
+    record: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(spec), default=str))
+    return record
 
 
 class Runner:
@@ -204,10 +216,10 @@ class Runner:
         try:
             log = EventLog()
             table = Table(channels, self.clocks, log)
-            ok, outcome = await self._guarded(f"game-{game.index}", self._whole_game(table, game))
+            outcome = await self._guarded(f"game-{game.index}", self._whole_game(table, game))
         finally:
             await close_all(channels)
-        if ok:
+        if outcome is not FAILED:
             self._store(game, table, log, outcome, channels, log_dir)
 
     async def _whole_game(self, table: Table, game: ScheduledGame) -> Outcome:
@@ -231,8 +243,8 @@ class Runner:
         session_log = EventLog()
         try:
             opening = self.game.open_session(Table(channels, self.clocks, session_log))
-            opened, session = await self._guarded(label, opening)
-            if not opened:
+            session = await self._guarded(label, opening)
+            if session is FAILED:
                 return
             for game in games:
                 if self._skipped(game):
@@ -242,10 +254,10 @@ class Runner:
                 log = EventLog()
                 entrant = [entrants.index(name) for name in game.seating]
                 table = Table(seated, self.clocks, log, entrant)
-                ok, outcome = await self._guarded(
+                outcome = await self._guarded(
                     f"game-{game.index}", self._checked_play(table, game, session)
                 )
-                if ok:
+                if outcome is not FAILED:
                     self._store(game, table, log, outcome, seated, log_dir)
                 # Between games (and after a bot's last one) what bots send goes to the
                 # session log, not into a game that is already stored.
@@ -269,13 +281,14 @@ class Runner:
         except OSError as exc:
             raise SetupError(f"{label}: cannot start its bots: {exc}") from None
 
-    async def _guarded(self, label: str, call: Awaitable[T]) -> tuple[bool, T | None]:
-        """Await a game plugin's coroutine: ``(True, result)``, or ``(False, None)`` when it
-        raised. A plugin bug costs that game (or session), never the run: the traceback goes
-        to ``<label>.error`` in the run's log folder and the summary counts the error. A
+    async def _guarded(self, label: str, call: Awaitable[T]) -> T | Literal[Failed.FAILED]:
+        """Await a game plugin's coroutine: its result, or :data:`FAILED` when it raised.
+
+        A plugin bug costs that game (or session), never the run: the traceback goes to
+        ``<label>.error`` in the run's log folder and the summary counts the error. A
         :class:`SetupError` is not the plugin's doing: it stops the run."""
         try:
-            return True, await call
+            return await call
         except (asyncio.CancelledError, KeyboardInterrupt, SetupError):
             raise
         except Exception as exc:
@@ -288,7 +301,7 @@ class Runner:
             self.summary.errors.append(
                 f"{label}: referee error {type(exc).__name__}: {exc} (see {path})"
             )
-            return False, None
+            return FAILED
 
     def _store(
         self,
