@@ -62,7 +62,7 @@ def starter_file(
     arrays = [e for e in entries if e.key.items is not None]
     parts = [_heading(game_cls, entries)]
     parts += [_plain(entry, here.get(entry.field, _ForThisGame())) for entry in plain]
-    parts += [_table(entry, game_cls) for entry in tables]
+    parts += [_table(entry, game_cls, registries) for entry in tables]
     parts += [_bots(entry, game_cls, seats, registries) for entry in arrays]
     return "\n\n".join(part.strip("\n") for part in parts) + "\n"
 
@@ -132,22 +132,34 @@ def _plain(entry: Declared, here: _ForThisGame) -> str:
     return "\n".join(lines)
 
 
-def _table(entry: Declared, game_cls: type[Game[Any]]) -> str:
-    """A table: the game's options, a transport's options, or keys the schema declares."""
+def _table(entry: Declared, game_cls: type[Game[Any]], registries: Registries) -> str:
+    """A table: the game's options, the transports' options, or keys the schema declares."""
     help_lines = _comment(entry.key.option.help)
     if entry.field == "game_options":
         return "\n".join([*help_lines, *_game_options(entry.name, game_cls)])
-    if entry.key.table is None:
-        # A table of tables, one per transport: the game's transport as the example.
-        header = f"{entry.name}.{game_cls.transport}"
-        return "\n".join([*help_lines, f"# [{header}]", '# option = "value"'])
+    if entry.field == "transport_options":
+        return "\n".join([*help_lines, *_transport_options(entry.name, registries)])
     values = dataclasses.asdict(game_cls.clocks) if entry.field == "clock" else {}
     lines = [*help_lines, f"[{entry.name}]"]
-    for name, option in entry.key.table.items():
+    for name, option in (entry.key.table or {}).items():
         lines += _comment(" ".join([option.help, *(f"({n})" for n in option.notes())]))
         value = values.get(name, option.default)
         lines.append(_kv(name, 0 if value is None else value))
     return "\n".join(lines)
+
+
+def _transport_options(table: str, registries: Registries) -> list[str]:
+    """Each installed transport's declared options, commented out: overrides, at their
+    defaults."""
+    lines = []
+    for name in sorted(registries.transports):
+        options = registries.transports[name].cls.declared_options()
+        if options:
+            lines.append(f"# [{table}.{name}]")
+            for key, option in options.items():
+                lines += [f"# {line}".rstrip() for line in _option_help(option)]
+                lines.append(f"# {_kv(key, option.default)}")
+    return lines or [f"# [{table}.NAME]", '# option = "value"']
 
 
 def _game_options(table: str, game_cls: type[Game[Any]]) -> list[str]:

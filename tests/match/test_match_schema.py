@@ -23,6 +23,8 @@ from arena_kernel.match.schema import Identity, declare, declared, markdown
 from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
 from arena_kernel.match.starter import starter_file
 from arena_kernel.options import Option
+from arena_kernel.registries.registry import Entry
+from arena_kernel.transports.tcp import TcpTransport
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -257,3 +259,27 @@ def test_the_starter_file_writes_every_declared_key_with_its_help() -> None:
         assert all(" ".join(option.help.split()) in said for option in keys.values())
     for item in declared(BotSpec):
         assert f"{item.name}: {' '.join(item.key.option.help.split())}" in said, item.name
+
+
+class Relay(TcpTransport):
+    """A transport that declares its options as a game does."""
+
+    name = "relay"
+    options = {
+        "host": Option("127.0.0.1", "Where to listen."),
+        "port": Option(0, "A fixed port.", minimum=0, maximum=65535),
+    }
+
+
+def test_the_starter_file_lists_the_transports_declared_options(tmp_path: Path) -> None:
+    registries = make_registries(Stones)
+    registries.transports.add(Entry("relay", Relay, "tests", "tests"))
+    text = starter_file("stones", registries)
+    assert (
+        '# [transport_options.relay]\n# Where to listen.\n# host = "127.0.0.1"\n'
+        "# A fixed port.\n# (at least 0; at most 65535)\n# port = 0\n"
+    ) in text
+    relay = text.replace("# [transport_options.relay]", "[transport_options.relay]")
+    relay = relay.replace("# port = 0", "port = 7000", 1)  # relay, listed first
+    spec = validate(tomllib.loads(relay), tmp_path / "m.toml", relay, registries)
+    assert spec.transport_options == {"relay": {"port": 7000}}
