@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import sys
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,9 +129,9 @@ def file_keys(spec_class: type) -> tuple[str, ...]:
 
 
 def identity(spec: Any) -> dict[str, Any]:
-    """The part of ``spec`` (a declared spec object) that identifies its run, as JSON-able
-    data: every ``ALWAYS`` field, every ``SET`` field away from its default, tables of
-    arrays (``bots``) by their own identity."""
+    """The part of ``spec`` (a declared spec object) that identifies its run, by field
+    name: every ``ALWAYS`` field, every ``SET`` field away from its default, the tables of
+    an array (``bots``) by their own identity."""
     payload: dict[str, Any] = {}
     for entry in declared(type(spec)):
         key = entry.key
@@ -178,7 +179,7 @@ def value_text(option: Option, key: Key | None = None) -> str:
 
 
 def _is_list(option: Option) -> bool:
-    return type_name(option.value_type).startswith("an array")
+    return typing.get_origin(option.value_type) is list
 
 
 # -- the README's key table ----------------------------------------------------------------
