@@ -90,6 +90,10 @@ def render_plugin(names: PluginNames, parent: Path) -> Path:
     Refuses a folder that exists; a failure half-way removes what was written.
     """
     target = parent / names.distribution
+    if not template().is_dir():
+        raise ArenaError(
+            f"the plugin template is missing from this arena-kernel ({template()}): reinstall it"
+        )
     if not parent.is_dir():
         raise ArenaError(f"cannot write {target}: there is no folder {parent}")
     try:
@@ -110,6 +114,10 @@ def render_plugin(names: PluginNames, parent: Path) -> Path:
     return target
 
 
+def template() -> Traversable:
+    return files("arena_kernel.scaffold") / TEMPLATE
+
+
 def template_files() -> Iterator[tuple[Traversable, PurePosixPath]]:
     """``(file, path inside the template)`` of every template file, in a stable order."""
 
@@ -120,7 +128,7 @@ def template_files() -> Iterator[tuple[Traversable, PurePosixPath]]:
             elif entry.name.endswith(SUFFIX):
                 yield entry, at / entry.name
 
-    return walk(files("arena_kernel.scaffold") / TEMPLATE, PurePosixPath())
+    return walk(template(), PurePosixPath())
 
 
 def output_parts(relative: PurePosixPath, names: PluginNames) -> list[str]:

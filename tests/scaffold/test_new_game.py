@@ -198,3 +198,12 @@ def test_a_write_that_fails_half_way_leaves_nothing(
     with pytest.raises(arena_kernel.errors.ArenaError, match="No space left on device"):
         render.render_plugin(PluginNames("guess"), tmp_path)
     assert len(written) == 3 and list(tmp_path.iterdir()) == []
+
+
+def test_a_kernel_installed_without_its_template_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a wheel built without the package data would do: one line, nothing written."""
+    monkeypatch.setattr(render, "TEMPLATE", "not-shipped")
+    one_error_line(generate(tmp_path, "guess"), "plugin template is missing", "reinstall")
+    assert list(tmp_path.iterdir()) == []
