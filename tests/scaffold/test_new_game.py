@@ -18,6 +18,7 @@ from packaging.specifiers import SpecifierSet
 
 import arena_kernel
 from arena_kernel.cli.new_game import new_game
+from arena_kernel.plugin import API_VERSION
 from arena_kernel.scaffold import render
 from arena_kernel.scaffold.render import MAX_NAME, PluginNames, kernel_requirement
 
@@ -154,6 +155,28 @@ def test_the_project_plays_its_example_match_without_being_installed(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "6 games played now" in done.stdout and "halving" in done.stdout
     assert (project / "examples" / "guess.sqlite").is_file()
+
+
+def test_the_plugin_refuses_a_kernel_of_another_api_major_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project made for the next major API, loaded by this kernel: one line, no game."""
+    major, minor = API_VERSION
+    monkeypatch.setattr(render, "API_VERSION", (major + 1, 0))
+    project = project_of(tmp_path, "guess")
+    done = subprocess.run(
+        [sys.executable, "-m", "arena_kernel", "plugins", "-p", "arena_guess.plugin"],
+        env={**os.environ, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    expected = (
+        f"arena-guess was written for arena's plugin API {major + 1}.x; "
+        f"this arena-kernel has {major}.{minor}"
+    )
+    assert expected in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
