@@ -131,7 +131,9 @@ def test_the_project_is_clean_for_ruff(tmp_path: Path, name: str) -> None:
         assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_project_plays_its_example_match_without_being_installed(tmp_path: Path) -> None:
+def test_the_project_plays_its_example_match_without_being_installed(
+    tmp_path: Path, no_leftover_processes
+) -> None:
     """Loaded with ``-p`` from the source folder: the quick round trip of an author."""
     project = project_of(tmp_path, "guess")
     env = {**os.environ, "PYTHONPATH": str(project)}
@@ -155,6 +157,7 @@ def test_the_project_plays_its_example_match_without_being_installed(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "6 games played now" in done.stdout and "halving" in done.stdout
     assert (project / "examples" / "guess.sqlite").is_file()
+    no_leftover_processes()
 
 
 def test_the_plugin_refuses_a_kernel_of_another_api_major_version(

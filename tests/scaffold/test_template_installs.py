@@ -119,13 +119,16 @@ def test_arena_plugins_lists_the_game_and_its_distribution(installed: Installed)
     assert "left out" not in done.stdout and not done.stderr
 
 
-def test_arena_run_plays_the_example_match_into_sqlite(installed: Installed) -> None:
+def test_arena_run_plays_the_example_match_into_sqlite(
+    installed: Installed, no_leftover_processes
+) -> None:
     match = installed.project / "examples" / "match.toml"
     spec = tomllib.loads(match.read_text())
     done = installed.venv.run(
         installed.venv.bin("arena"), "run", "-q", str(match), cwd=installed.project
     )
     assert done.returncode == 0, done.stderr
+    no_leftover_processes()
     scheduled = spec["rounds"] * 2  # two bots: each round plays both seatings
     assert f"{scheduled} games played now" in done.stdout
     with closing(sqlite3.connect(match.parent / spec["database"])) as db:
