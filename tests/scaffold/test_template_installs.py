@@ -64,10 +64,10 @@ class Venv:
                 pytrace=False,
             )
         if done.returncode != 0:
-            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
-            pytest.fail(
-                f"pip could not install {what} (is PyPI reachable?):\n{tail}", pytrace=False
-            )
+            lines = done.stderr.strip().splitlines()
+            errors = [line.strip() for line in lines if line.strip().startswith("ERROR:")]
+            why = " / ".join(errors or lines[-1:])
+            pytest.fail(f"pip could not install {what} (is PyPI reachable?): {why}", pytrace=False)
 
 
 @dataclass(frozen=True)
