@@ -18,11 +18,12 @@ import click
     help="The folder to create the project in (default: the current one).",
 )
 def new_game(name: str, parent: Path) -> None:
-    """Write arena-NAME/, the project of a game plugin for a new game NAME.
+    """Write arena-NAME/, a game plugin project to start from.
 
-    A small working game (guess the number) to replace with yours, two built-in bots, an
-    example match file, tests, a README for bot authors and a tox set-up to test against
-    any kernel version. It installs, plays and passes its tests as it is.
+    The game NAME is a small working game (guess the number) to replace with yours, with
+    two built-in bots, an example match file, tests, a README for bot authors and a tox
+    set-up to test against any kernel version. It installs, plays and passes its tests
+    as it is.
     """
     # Imported here: arena_kernel.cli.main imports this module to add the command.
     from arena_kernel.cli.main import user_errors
