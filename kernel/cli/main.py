@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from arena_kernel import __version__
+from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.tables import render
 from arena_kernel.errors import ArenaError
 from arena_kernel.registries.installed import DISABLE_VARIABLE
@@ -233,6 +234,9 @@ def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
         except OSError as exc:
             raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}; run it with: arena run {output}")
+
+
+cli.add_command(new_game)
 
 
 def _require_file(path: Path) -> None:

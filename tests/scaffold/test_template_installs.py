@@ -92,7 +92,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     subprocess.run([sys.executable, "-m", "venv", str(venv.path)], check=True, timeout=300)
     venv.pip_install("the kernel", str(kernel_source), "pytest", "tox", cwd=root)
     # The installed kernel renders the project: the template must be in its wheel.
-    new_game = [venv.bin("python"), "-m", "arena_kernel.cli.new_game"]
+    new_game = [venv.bin("arena"), "new-game"]
     rendered = venv.run(*new_game, NAME, "-o", str(root), cwd=root)
     assert rendered.returncode == 0, rendered.stderr
     project = root / "arena-guess-duel"
