@@ -172,7 +172,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
 @plugin_option
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE."""
-    from arena_kernel.scoring.faults import fault_losses
+    from arena_kernel.scoring.standings import run_standings
     from arena_kernel.store.sqlite import Store
 
     with user_errors():
@@ -186,12 +186,12 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
-        tables = [registries.scorers.cls(name)().standings(results, bots) for name in scorers]
+        tables, faults = run_standings(results, bots, scorers, registries.scorers.cls)
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables, fault_losses(results, bots))
+    _print_standings(tables, faults)
 
 
 @cli.command()

@@ -280,7 +280,7 @@ class _Checker:
             self.fail(
                 where,
                 f'{registry.kind} "{name}" is not installed{did_you_mean(name, registry)}; '
-                f"installed: {known}",
+                f"installed: {known}{registry.left_out_note(name)}",
             )
 
 

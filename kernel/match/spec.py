@@ -247,7 +247,7 @@ class MatchSpec:
         default_text="the number of CPUs",
         example=4,
     )
-    database: Path = declare(  # noqa: RUF009 - declare() returns a dataclass field
+    database: Path = declare(
         Option(
             Path("arena.sqlite"),
             "The SQLite results file. A relative path is relative to the match file's "
@@ -255,7 +255,7 @@ class MatchSpec:
         ),
         NONE,
     )
-    logs: Path = declare(  # noqa: RUF009 - declare() returns a dataclass field
+    logs: Path = declare(
         Option(Path("arena-logs"), "The folder for event logs and bots' stderr."), NONE
     )
     codec: str | None = declare(
@@ -303,7 +303,7 @@ class MatchSpec:
         table=CLOCK_KEYS,
         default_text="the game's",
     )
-    limits: Limits = declare(  # noqa: RUF009 - declare() returns a dataclass field
+    limits: Limits = declare(
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
         ALWAYS,
         table=LIMIT_KEYS,

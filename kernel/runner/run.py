@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from arena_kernel import hookspecs
-from arena_kernel.errors import ArenaError, OptionError, SetupError
-from arena_kernel.games.base import Game
+from arena_kernel.errors import SetupError
+from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import assign_sessions, schedule
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
@@ -29,7 +29,7 @@ from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.fd_budget import check_open_file_limit, raise_open_file_limit
 from arena_kernel.runner.seating import Lineup, close_all
 from arena_kernel.scoring.base import Standings
-from arena_kernel.scoring.faults import fault_losses
+from arena_kernel.scoring.standings import run_standings
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store
 
@@ -63,14 +63,6 @@ class RunSummary:
 
 class RefereeError(Exception):
     """A game plugin broke its contract (raised, or returned a malformed outcome)."""
-
-
-def build_game(spec: MatchSpec, registries: Registries) -> Game[Any]:
-    game_cls: type[Game[Any]] = registries.games.cls(spec.game)
-    try:
-        return game_cls(spec.game_options)
-    except OptionError as exc:
-        raise ArenaError(f"{spec.path}: [game_options] {exc.key}: {exc}") from None
 
 
 def spec_record(spec: MatchSpec) -> dict[str, Any]:
@@ -111,20 +103,18 @@ class Runner:
         self.registries = registries
         self.store = store
         self.observers = Observers(pm)
-        self.game = build_game(spec, registries)
-        game_cls = type(self.game)
-        codec_cls = registries.codecs.cls(spec.codec or game_cls.codec)
-        self.codec = codec_cls(max_message=spec.max_message)
-        self.clocks = game_cls.clocks.merged(dict(spec.clock))
+        self.match = resolve(spec, registries)
+        self.game = self.match.game
+        self.clocks = self.match.clocks
         self.schedule = schedule(spec)
-        self.lifetime = getattr(self.game, "lifetime", game_cls.lifetime)
+        self.lifetime = getattr(self.game, "lifetime", type(self.game).lifetime)
 
     async def play(self) -> RunSummary:
         raise_open_file_limit()
         holder = f"pid {os.getpid()}, arena run {self.spec.path}"
         with exclusive_run(self.store.path, holder):
             self.store.check_intact()
-            lineup = Lineup(self.spec, self.game, self.codec, self.clocks, self.registries)
+            lineup = Lineup(self.match)
             try:
                 return await self._play_pending(lineup)
             finally:
@@ -180,11 +170,7 @@ class Runner:
         """One table per scorer, and the games each bot lost to faults."""
         results = self.store.results(self.run.run_id)
         names = [b.name for b in self.spec.bots]
-        tables = [
-            self.registries.scorers.cls(name)().standings(results, names)
-            for name in self.spec.scorers
-        ]
-        return tables, fault_losses(results, names)
+        return run_standings(results, names, self.spec.scorers, self.registries.scorers.cls)
 
     async def _worker(self, queue: asyncio.Queue[list[ScheduledGame]], lineup: Lineup) -> None:
         while not queue.empty():

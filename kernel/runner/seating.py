@@ -6,15 +6,10 @@ import asyncio
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, overload
 
-from arena_kernel.codecs.base import Codec
-from arena_kernel.games.base import Game
-from arena_kernel.match.resolved import ResolvedMatch, resolve_bots
-from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.match.resolved import ResolvedMatch
+from arena_kernel.match.spec import BotSpec
 from arena_kernel.referee.channel import Channel
-from arena_kernel.referee.clocks import Clocks
-from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.preflight import check_program, check_writable_folder
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch
 from arena_kernel.transports.reaper import reaper
@@ -37,34 +32,7 @@ class Lineup:
     (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
     """
 
-    @overload
-    def __init__(self, match: ResolvedMatch) -> None: ...
-
-    @overload
-    def __init__(
-        self,
-        match: MatchSpec,
-        game: Game[Any],
-        codec: Codec,
-        clocks: Clocks,
-        registries: Registries,
-    ) -> None: ...
-
-    def __init__(
-        self,
-        match: ResolvedMatch | MatchSpec,
-        game: Game[Any] | None = None,
-        codec: Codec | None = None,
-        clocks: Clocks | None = None,
-        registries: Registries | None = None,
-    ) -> None:
-        if isinstance(match, MatchSpec):
-            # How kernel/runner/run.py calls it until it resolves the match itself
-            # (resolve(spec, registries)); this form goes once it does.
-            assert game is not None and codec is not None and clocks is not None
-            assert registries is not None
-            bots = resolve_bots(match, type(game), registries)
-            match = ResolvedMatch(match, game, codec, clocks, bots)
+    def __init__(self, match: ResolvedMatch) -> None:
         self.match = match
         self._warden: Warden | None = None
 

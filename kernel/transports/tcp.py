@@ -25,6 +25,7 @@ import subprocess
 from typing import Any
 
 from arena_kernel.errors import OptionError, SetupError
+from arena_kernel.options import Option
 from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from arena_kernel.transports.fd_connection import FdConnection
 from arena_kernel.transports.peers import Address, ip_address
@@ -44,17 +45,24 @@ class TcpTransport(Transport):
 
     name = "tcp"
     summary = "TCP client: the bot connects to the arena (loopback by default)."
-    options = {"host": "127.0.0.1", "port": 0}
+    options = {
+        "host": Option("127.0.0.1", "The host name or address the arena listens on."),
+        "port": Option(
+            0,
+            "A fixed port every bot connects to (bots that hard-code their port); 0: each "
+            "bot the arena starts gets a port of its own.",
+            minimum=0,
+            maximum=65535,
+        ),
+    }
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        host, port = self.config["host"], self.config["port"]
-        if not isinstance(host, str) or not host:
+        host = self.config["host"]
+        if not host:
             raise OptionError(
                 "host", 'transport "tcp": option "host" must be a host name or address'
             )
-        if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
-            raise OptionError("port", 'transport "tcp": option "port" must be from 0 to 65535')
         self.host: str = host
         self.port: int | None = None
         """The shared port actually listened on (known once listening; ``port = 0`` picks

@@ -208,3 +208,4 @@ def test_a_match_file_for_the_game_of_a_broken_plugin_stops_with_why(
     warning, error = stderr_lines(result)
     broken_line(warning)
     assert error.startswith("arena: error: ") and 'game "fakebroken"' in error, error
+    assert "is broken" in error, error

@@ -13,6 +13,7 @@ from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.games.base import BuiltinBot, Game, Outcome
+from arena_kernel.match.resolved import ResolvedMatch, resolve_bots
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
@@ -48,7 +49,8 @@ class NoArgs(Contest):
 def lineup(game: Game, *bots: BotSpec) -> Lineup:
     spec = MatchSpec(path=Path("m.toml"), game=game.name, bots=bots, seats=(2,))
     registries = load_registries(get_plugin_manager(entry_points=False))
-    return Lineup(spec, game, LineCodec(), Clocks(), registries)
+    resolved = resolve_bots(spec, type(game), registries)
+    return Lineup(ResolvedMatch(spec, game, LineCodec(), Clocks(), resolved))
 
 
 @pytest.mark.parametrize(

@@ -227,9 +227,7 @@ def test_connecting_cancelled_at_any_step_closes_what_it_opened(
     async def main() -> None:
         with Store(prepared.spec.database) as store:
             runner = Runner(prepared.spec, prepared.registries, store, prepared.pm)
-            lineup = Lineup(
-                prepared.spec, runner.game, runner.codec, runner.clocks, prepared.registries
-            )
+            lineup = Lineup(runner.match)
             connecting = asyncio.ensure_future(lineup.connect(names, path.parent / "logs"))
             for _ in range(steps):
                 await asyncio.sleep(0.05 if transport == "tcp" else 0)
