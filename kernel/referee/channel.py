@@ -259,14 +259,17 @@ class Channel:
         data = None if message is None else self.codec.encode(message)
         self._sent_at = time.monotonic()
         self._pending_bytes = 0
+        self._elapsed = 0.0
+        # Set before the write: the write itself may find the bot gone (too much written
+        # to it unread), and that fault is judged against this request's deadline.
+        self._deadline = deadline = self._sent_at + delay
         if data is not None:
             self._write(data)
-        self._elapsed = 0.0
-        if queued and self._inbox:
-            waiter.set_result(self._inbox.popleft())
-        elif self.closed is not None:
-            waiter.set_result(self.closed)
-        self._deadline = deadline = self._sent_at + delay
+        if not waiter.done():
+            if queued and self._inbox:
+                waiter.set_result(self._inbox.popleft())
+            elif self.closed is not None:
+                waiter.set_result(self.closed)
         timer = self._timer
         # One timer per channel, moved only when it would fire too late: each request's
         # deadline is later than the one before, so a timer left over from an answered

@@ -17,6 +17,7 @@ from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
 from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.fd_connection import MAX_UNSENT
 from arena_kernel.transports.stdio import StdioTransport
 
 QUICK = Clocks(startup=0.0, reply=1.0, grace=0.05)
@@ -308,3 +309,26 @@ def test_a_bot_that_floods_unasked_messages_gets_a_flood_fault(tmp_path: Path) -
     assert second.fault.kind is FaultKind.FLOOD
     assert second.fault.detail == "more than 1000 unsolicited messages"
     assert len(second.unsolicited) == 1000, "what was kept is still shown to the game"
+
+
+def test_a_request_that_overflows_a_deaf_bots_input_is_its_fault(tmp_path: Path) -> None:
+    """The write of a request may itself find the bot gone (too much written to it unread):
+    the request then returns that fault, as it does for a bot gone before."""
+
+    async def scenario():
+        codec = LineCodec()
+        program = BotProgram("deaf", ("sleep", "60"))  # never reads its input
+        launch = Launch(program, codec, "deaf", Limits(), tmp_path, 5.0, 0.5)
+        connection = await StdioTransport().connect(launch)
+        table = Table([Channel("deaf", "deaf", connection, codec)], QUICK, EventLog())
+        half = "x" * (MAX_UNSENT // 2)
+        try:
+            table.send(0, half)
+            table.send(0, half)
+            return await table.ask(0, half)
+        finally:
+            await close(table)
+
+    reply = run(scenario())
+    assert reply.fault is not None and reply.fault.kind is FaultKind.EXIT, reply
+    assert "does not read its input" in reply.fault.detail
