@@ -24,7 +24,11 @@ def serve(
 ) -> None:
     """Answer messages until the referee closes the stream."""
     decoder = codec.decoder()
-    for message in bot.start():
+    try:
+        greetings = bot.start()
+    except Exception as exc:
+        raise SystemExit(f"bot: cannot start ({type(exc).__name__}: {exc})") from None
+    for message in greetings:
         write(codec.encode(message))
     while chunk := read():
         _answer(bot, codec, decoder.feed(chunk), write)
@@ -102,7 +106,10 @@ def main(
     if address is not None:
         where = address(args)
     elif args.tcp:
-        where = (args.tcp[0], int(args.tcp[1]))
+        host, port = args.tcp
+        if not port.isdigit():
+            parser.error(f"--tcp: the port must be a number, not {port!r}")
+        where = (host, int(port))
     try:
         if where:
             serve_tcp(logic, codec, *where)

@@ -23,7 +23,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from arena_kernel.transports.process import arena_descriptors
 from arena_kernel.transports.procfs import with_environ
@@ -38,11 +37,9 @@ END_LIMIT = 10.0
 the arena waits for its warden to exit after ``done``: both are over in milliseconds
 unless a process is stuck in an uninterruptible wait."""
 
-_SOURCE_ROOT = Path(__file__).resolve().parents[2]
-_BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from arena_kernel.transports.warden import main; main(sys.argv[2])"
-)
+_BOOT = "import sys; from arena_kernel.transports.warden import main; main(sys.argv[1])"
+"""The warden's program: ``-I`` keeps the environment's PYTHONPATH and the user's site out;
+arena_kernel comes from where this interpreter has it installed."""
 
 
 def end_tagged(token: str) -> None:
@@ -80,7 +77,7 @@ class Warden:
         try:
             with arena_descriptors(what):
                 popen = subprocess.Popen(
-                    [sys.executable, "-I", "-c", _BOOT, str(_SOURCE_ROOT), reaper.token],
+                    [sys.executable, "-I", "-c", _BOOT, reaper.token],
                     stdin=read_end,
                     stdout=subprocess.DEVNULL,
                     start_new_session=True,

@@ -94,3 +94,32 @@ def test_main_given_no_bot_ends_the_program_with_one_line(bot: str, tmp_path) ->
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("bot: ") and done.stderr.count("\n") == 1, done.stderr
     assert any(why in done.stderr for why in ("not a bot", "needs a bot", "cannot build"))
+
+
+class Mute:
+    """Fails at its greeting, as a bot whose set-up breaks would."""
+
+    def start(self) -> list[Any]:
+        raise OSError("no model file")
+
+    def on_message(self, message: Any) -> list[Any]:
+        return []
+
+
+def test_a_bot_that_fails_to_start_ends_with_one_line() -> None:
+    with pytest.raises(SystemExit) as ended:
+        serve(Mute(), LineCodec(), lambda: b"", lambda data: None)
+    assert str(ended.value) == "bot: cannot start (OSError: no model file)"
+
+
+def test_a_port_that_is_not_a_number_is_a_usage_error(tmp_path) -> None:
+    path = tmp_path / "bot.py"
+    path.write_text(PROGRAM.format(bot="Echo()"))
+    done = subprocess.run(
+        [sys.executable, str(path), "--tcp", "127.0.0.1", "abc"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "--tcp: the port must be a number, not 'abc'" in done.stderr
