@@ -74,12 +74,9 @@ class FdConnection(Connection):
             raise RuntimeError("connection already started")
         self._on_data, self._on_closed = on_data, on_closed
         self._reading = True
-        self._loop.add_reader(self._rfd, self._readable)
+        self._loop.add_reader(self._rfd, self._read_once)
         if self._process is not None:
             self._process.exited.add_done_callback(self._process_exited)
-
-    def _readable(self) -> None:
-        self._read_once()
 
     def _read_once(self) -> bool:
         """Deliver one chunk; False once nothing more can be read now."""

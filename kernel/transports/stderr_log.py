@@ -58,21 +58,17 @@ class StderrLog:
         self._loop.add_reader(fd, self._readable)
 
     def _readable(self) -> None:
-        self._read_once()
-
-    def _read_once(self) -> bool:
-        """Read one chunk; False once nothing more can be read now (EAGAIN or the end)."""
+        """Read one chunk (the loop calls again while there is more)."""
         try:
             data = os.read(self._fd, READ_SIZE)
         except BlockingIOError:
-            return False
+            return
         except OSError:
             data = b""
         if not data:
             self.close()
-            return False
+            return
         self._keep(data)
-        return True
 
     def _keep(self, data: bytes) -> None:
         if self._room < 0:
