@@ -64,7 +64,7 @@ def test_ask_measures_the_reply_time(tmp_path: Path) -> None:
 
     reply, table = run(scenario())
     assert reply.ok and reply.message == "pong"
-    assert 0.2 <= reply.elapsed < 0.6
+    assert 0.2 <= reply.elapsed < 1.0
     received = [e for e in table.log.events if e.kind == "recv"]
     assert received[0].text == "pong" and received[0].elapsed == pytest.approx(
         reply.elapsed, abs=0.01
@@ -213,7 +213,7 @@ def test_a_dead_bot_answers_every_request_at_once_with_its_exit(tmp_path: Path) 
 
     first, second, took, table = run(scenario())
     assert first.fault.kind is FaultKind.EXIT and "status 4" in first.fault.detail
-    assert second.fault.kind is FaultKind.EXIT and took < 0.05
+    assert second.fault.kind is FaultKind.EXIT and took < 0.5, "at once, not on the reply clock"
     assert not table.alive(0)
     assert len(table.faults) == 1, "one death is one fault, however often the game asks"
 

@@ -170,6 +170,10 @@ def test_a_second_interrupt_does_not_cut_the_ending_of_bots_short(
     deadline = time.monotonic() + 30
     while len(hostiles.noted()) < 8 and time.monotonic() < deadline:
         time.sleep(0.02)
+    if len(hostiles.noted()) < 8 or arena.poll() is not None:
+        arena.kill()
+        arena.wait()
+        pytest.fail("both games were to be on before the first SIGINT")
     arena.send_signal(signal.SIGINT)
     time.sleep(0.3)
     assert arena.poll() is None, "still ending its bots"

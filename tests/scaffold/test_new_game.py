@@ -84,7 +84,7 @@ def test_the_project_names_the_plugin_one_way_everywhere(tmp_path: Path) -> None
     meta = tomllib.loads((project / "pyproject.toml").read_text())
     assert meta["project"]["name"] == "arena-number-duel"
     assert meta["project"]["entry-points"] == {"arena": {"number_duel": "arena_number_duel.plugin"}}
-    assert meta["project"]["dependencies"] == ["arena-kernel>=0.2,<1"]
+    assert meta["project"]["dependencies"] == [kernel_requirement()]
     assert meta["tool"]["setuptools"]["packages"]["find"]["include"] == ["arena_number_duel*"]
     match = tomllib.loads((project / "examples" / "match.toml").read_text())
     assert match["game"] == "number_duel"

@@ -124,6 +124,10 @@ def test_child_holding_stdout_does_not_delay_on_closed(bot_script, make_launch):
     run(main())
 
 
+GRACE = 2.0
+"""Long enough that a loaded machine ends a group that obeys SIGTERM well within it."""
+
+
 @pytest.mark.parametrize("leader_ignores_term", [False, True])
 def test_close_kills_the_whole_process_group(bot_script, make_launch, leader_ignores_term):
     bot = bot_script(
@@ -146,7 +150,7 @@ def test_close_kills_the_whole_process_group(bot_script, make_launch, leader_ign
     )
 
     async def main():
-        conn, rec = await started(make_launch(bot, kill_grace=0.3))
+        conn, rec = await started(make_launch(bot, kill_grace=GRACE))
         await rec.until(lambda: rec.data.endswith(b"\n"))
         pids = [conn.pid, *map(int, rec.data.split())]
         assert all(map(alive, pids))
@@ -155,7 +159,7 @@ def test_close_kills_the_whole_process_group(bot_script, make_launch, leader_ign
         took = time.monotonic() - before
         assert not any(map(alive, pids))
         # The grace period is spent only on a leader that ignores SIGTERM.
-        assert (took >= 0.3) if leader_ignores_term else (took < 0.3)
+        assert (took >= GRACE) if leader_ignores_term else (took < GRACE)
 
     run(main())
 

@@ -453,9 +453,11 @@ def test_the_client_socket_of_each_connection_is_found(lookup, family, host):
     """Both ways of asking the kernel (sock_diag, and /proc/net/tcp where a sandbox has no
     sock_diag) name the client's socket, for IPv4, IPv6 and IPv4 clients of a dual-stack
     listener."""
-    if not socket.has_ipv6:
-        pytest.skip("no IPv6")
-    with socket.create_server((host, 0), family=family, dualstack_ipv6=False) as server:
+    try:
+        server = socket.create_server((host, 0), family=family, dualstack_ipv6=False)
+    except OSError as exc:  # e.g. a container without ::1
+        pytest.skip(f"cannot listen on {host}: {exc}")
+    with server:
         clients = [socket.create_connection(server.getsockname()[:2])]
         if family == socket.AF_INET6:
             dual = socket.create_server(("::", 0), family=family, dualstack_ipv6=True)
