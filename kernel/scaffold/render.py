@@ -18,6 +18,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
 from string import Template
 
+import arena_kernel
 from arena_kernel import __version__
 from arena_kernel.errors import ArenaError
 from arena_kernel.plugin import API_VERSION
@@ -39,6 +40,10 @@ def kernel_requirement(version: str = __version__) -> str:
     return f"arena-kernel>={major}.{minor},<{major + 1}"
 
 
+KERNEL_PACKAGE = arena_kernel.__name__
+"""A plugin's package may be any ``arena_<name>`` but this one."""
+
+
 @dataclass(frozen=True)
 class PluginNames:
     """Every name of a plugin project, derived from its game's ``name`` by one scheme:
@@ -54,6 +59,11 @@ class PluginNames:
                 "identifier (a-z, 0-9 and _, from a letter to a letter or digit) of at most "
                 f'{MAX_NAME} characters, e.g. "guess" or "number_duel"'
             )
+        if self.package == KERNEL_PACKAGE:
+            raise ArenaError(
+                f'cannot use "{self.name}" as a game name: its package would be the kernel\'s '
+                f"own ({KERNEL_PACKAGE})"
+            )
 
     @property
     def package(self) -> str:
@@ -65,7 +75,9 @@ class PluginNames:
 
     @property
     def class_name(self) -> str:
-        return "".join(word.capitalize() for word in self.name.split("_"))
+        """``number_duel`` -> ``NumberDuelGame``: the suffix keeps the class clear of the
+        names game.py imports or defines (``outcome``, ``hunt``) and of ``None``/``True``."""
+        return "".join(word.capitalize() for word in self.name.split("_")) + "Game"
 
     @property
     def title(self) -> str:

@@ -89,11 +89,11 @@ def test_the_project_names_the_plugin_one_way_everywhere(tmp_path: Path) -> None
     match = tomllib.loads((project / "examples" / "match.toml").read_text())
     assert match["game"] == "number_duel"
     game = (package / "game.py").read_text()
-    assert 'class NumberDuel(Game[None]):\n    name = "number_duel"' in game
+    assert 'class NumberDuelGame(Game[None]):\n    name = "number_duel"' in game
     for bot in match["bots"]:
         assert f'"arena_number_duel.bots.{bot["builtin"]}"' in game
         assert (package / "bots" / f"{bot['builtin']}.py").is_file()
-    assert "register(NumberDuel)" in (package / "plugin.py").read_text()
+    assert "register(NumberDuelGame)" in (package / "plugin.py").read_text()
     readme = (project / "README.md").read_text()
     assert readme.startswith("# arena-number-duel: Number Duel\n")
     assert 'game = "number_duel"' in readme
@@ -131,11 +131,13 @@ def test_the_project_is_clean_for_ruff(tmp_path: Path, name: str) -> None:
         assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("name", ["guess", "hunt", "none"])
 def test_the_project_plays_its_example_match_without_being_installed(
-    tmp_path: Path, no_leftover_processes
+    tmp_path: Path, no_leftover_processes, name: str
 ) -> None:
-    """Loaded with ``-p`` from the source folder: the quick round trip of an author."""
-    project = project_of(tmp_path, "guess")
+    """Loaded with ``-p`` from the source folder: the quick round trip of an author. Also
+    for names the template's own code uses (``Hunt``) or Python reserves (``None``)."""
+    project = project_of(tmp_path, name)
     env = {**os.environ, "PYTHONPATH": str(project)}
     done = subprocess.run(
         [
@@ -145,7 +147,7 @@ def test_the_project_plays_its_example_match_without_being_installed(
             "run",
             "-q",
             "-p",
-            "arena_guess.plugin",
+            f"arena_{name}.plugin",
             "examples/match.toml",
         ],
         cwd=project,
@@ -156,7 +158,7 @@ def test_the_project_plays_its_example_match_without_being_installed(
     )
     assert done.returncode == 0, done.stderr
     assert "6 games played now" in done.stdout and "halving" in done.stdout
-    assert (project / "examples" / "guess.sqlite").is_file()
+    assert (project / "examples" / f"{name}.sqlite").is_file()
     no_leftover_processes()
 
 
@@ -190,6 +192,11 @@ def test_a_name_that_is_not_a_short_lower_case_identifier_is_refused(
     tmp_path: Path, name: str
 ) -> None:
     one_error_line(generate(tmp_path, name), f'cannot use "{name}" as a game name', "lower-case")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_kernels_own_package_name_is_refused(tmp_path: Path) -> None:
+    one_error_line(generate(tmp_path, "kernel"), '"kernel"', "the kernel's own (arena_kernel)")
     assert list(tmp_path.iterdir()) == []
 
 
