@@ -108,7 +108,8 @@ def _toml_error(path: Path, text: str, message: str) -> str:
         what, line, column = found.groups()
         lines = text.splitlines()
         header = _HEADER.match(lines[int(line) - 1]) if int(line) <= len(lines) else None
-        hint = _TABLE_HINTS.get(_header_parts(header.group(1))[0]) if header else None
+        table = _header_parts(header.group(1)) if header else ()
+        hint = _TABLE_HINTS.get(table[0]) if table else None
         hint = f" ({hint})" if hint else ""
         return f"{path}, line {line}, column {column}: invalid TOML: {what}{hint}"
     found = re.fullmatch(r"(.*) \(at end of document\)", message, re.DOTALL)
@@ -365,6 +366,13 @@ class _Validator(_Checker):
             },
         )
 
+    def relative_path(self, where: KeyPath, written: str | Path) -> Path:
+        """A path as written in the file, from the file's folder, ``~`` expanded."""
+        try:
+            return self.folder / Path(written).expanduser()
+        except RuntimeError:  # ~name of a user this machine does not have
+            self.fail(where, f'{_show_path(where)}: no home folder for "{written}"')
+
     def read(self, table: dict[str, Any], where: KeyPath, entry: Declared) -> Any:
         """A key read by its declaration, None when not written: a path relative to the
         match file's folder (its default too), installed plugins' names, arrays as tuples,
@@ -372,7 +380,7 @@ class _Validator(_Checker):
         key = entry.key
         value = self.checked(table, where, key.option)
         if key.option.value_type is Path:
-            return self.folder / Path(value if value is not None else entry.default).expanduser()
+            return self.relative_path(where, value if value is not None else entry.default)
         if value is None:
             return None
         if key.registry is not None:
@@ -565,7 +573,7 @@ class _Validator(_Checker):
         self.binding(table, where, connect, given.get("transport", transport))
         if "cwd" in given or "cmd" in given:
             # Relative paths in a bot's command mean what they say: from the file's folder.
-            given["cwd"] = str(self.folder / Path(given.get("cwd", "")).expanduser())
+            given["cwd"] = str(self.relative_path((*where, "cwd"), given.get("cwd", "")))
         return BotSpec(**given)
 
     def binding(self, table: dict[str, Any], where: KeyPath, connect: bool, used: str) -> None:

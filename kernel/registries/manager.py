@@ -149,8 +149,8 @@ def register_plugin(pm: ArenaPluginManager, plugin: str | object) -> object:
     if isinstance(plugin, str):
         try:
             plugin = importlib.import_module(plugin)
-        except ImportError as exc:
-            raise PluginError(f'cannot import plugin module "{plugin}": {exc}') from None
+        except Exception as exc:  # its own bug (a SyntaxError, a raise) as much as a typo
+            raise PluginError(f'cannot import plugin module "{plugin}": {one_line(exc)}') from None
     if pm.is_registered(plugin):
         return plugin
     try:

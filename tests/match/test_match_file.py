@@ -431,6 +431,27 @@ def test_invalid_toml_gives_line_and_column(fails: Fails) -> None:
     assert message.startswith("match.toml, line 3, column 8: invalid TOML: ")
 
 
+def test_an_empty_table_header_is_invalid_toml_not_a_crash(fails: Fails) -> None:
+    assert fails('game = "stones"\n[.]\n').startswith("match.toml, line 2, column ")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('database = "~nobody-here-xyz/r.sqlite"\n', "line 2: database: no home folder for"),
+        (
+            TWO_BOTS.replace('builtin = "greedy"', 'cmd = ["x"]\ncwd = "~nobody-here-xyz"'),
+            "bots[2].cwd: no home folder for",
+        ),
+    ],
+)
+def test_a_home_folder_of_an_unknown_user_is_a_clear_error(
+    fails: Fails, text: str, expected: str
+) -> None:
+    message = fails('game = "stones"\n' + text + ("" if "[[bots]]" in text else TWO_BOTS))
+    assert expected in message and '"~nobody-here-xyz' in message, message
+
+
 def test_game_table_next_to_game_key_gets_a_hint(fails: Fails) -> None:
     message = fails('game = "stones"\n\n[game]\nsize = 3\n')
     assert message.startswith("match.toml, line 3, column ")

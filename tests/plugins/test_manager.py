@@ -82,6 +82,22 @@ def test_unimportable_plugin_module_is_a_clear_error() -> None:
         get_plugin_manager(entry_points=False, extra=["no.such.module"])
 
 
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [("raise RuntimeError('no config')", "RuntimeError: no config"), ("def (:", "SyntaxError")],
+)
+def test_a_plugin_module_that_fails_on_import_is_a_clear_error(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, source: str, error: str
+) -> None:
+    (tmp_path / "failing_plugin.py").write_text(source + "\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as caught:
+        get_plugin_manager(entry_points=False, extra=["failing_plugin"])
+    message = str(caught.value)
+    assert message.startswith('cannot import plugin module "failing_plugin": ' + error)
+    assert "\n" not in message
+
+
 def test_a_failing_registration_hook_names_its_plugin() -> None:
     module = types.ModuleType("broken_plugin")
 
