@@ -2,7 +2,7 @@
 
 Run match files as ``arena run`` does, read the games back from the results database, and
 check a match file without playing it. The fixtures of the same kit (``arena_match``,
-``misbehaving_bot``, ``arena_node``...) come with the pytest plugin that installing
+``scripted_bot``, ``arena_node``...) come with the pytest plugin that installing
 arena-kernel registers. Like the plugin surface, these names change only with
 :data:`arena_kernel.plugin.API_VERSION`.
 """

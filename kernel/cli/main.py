@@ -220,7 +220,6 @@ def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
 
     with user_errors():
         _pm, registries = registries_with(plugins)
-        registries.games.cls(game)
         text = starter_file(game, registries, plugins)
         if output is None:
             click.echo(text, nl=False)

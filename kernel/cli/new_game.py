@@ -41,7 +41,3 @@ def new_game(name: str, parent: Path) -> None:
         "  arena run examples/match.toml\n"
         "  pytest"
     )
-
-
-if __name__ == "__main__":
-    new_game(prog_name="arena new-game")
