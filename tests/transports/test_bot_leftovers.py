@@ -40,19 +40,20 @@ def c_escaper(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture
-def escaper(c_escaper: str, tmp_path: Path):
-    """``escaper(language, mode, *flags)`` -> (argv of the hostile bot, its pid folder)."""
+def escaper(request: pytest.FixtureRequest, tmp_path: Path):
+    """``escaper(language, mode, *flags)`` -> (argv of the hostile bot, its pid folder).
+    The C bot is built only when asked for: without a compiler only its cases skip."""
     commands = {
-        "python": (sys.executable, str(BOTS / "escaper.py")),
-        "shell": (str(BOTS / "escaper.sh"),),
-        "c": (c_escaper,),
+        "python": lambda: (sys.executable, str(BOTS / "escaper.py")),
+        "shell": lambda: (str(BOTS / "escaper.sh"),),
+        "c": lambda: (request.getfixturevalue("c_escaper"),),
     }
     folders = itertools.count()
 
     def make(language: str, mode: str, *flags: str) -> tuple[tuple[str, ...], Path]:
         piddir = tmp_path / f"pids{next(folders)}"
         piddir.mkdir()
-        return (*commands[language], mode, str(piddir), *flags), piddir
+        return (*commands[language](), mode, str(piddir), *flags), piddir
 
     return make
 
