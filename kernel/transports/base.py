@@ -23,12 +23,16 @@ class Limits:
     not its address space: the address space a JVM or a JavaScript engine reserves
     (``PROT_NONE`` until used) does not count, while an address-space limit kills such a bot
     mid-game (the JVM of a real Speed Clue contest bot died under 4 GiB).
-    Linux does not enforce ``processes`` (RLIMIT_NPROC) for root.
+    Linux does not enforce ``processes`` (RLIMIT_NPROC) for root; a sandboxed bot's
+    processes are capped by a cgroup where arena can make one
+    (:mod:`arena_kernel.sandbox.pids`). ``write_mb`` caps each file a bot writes
+    (RLIMIT_FSIZE; past it the write fails and the bot gets SIGXFSZ).
     """
 
     memory_mb: int | None = 4096
     cpu_seconds: int | None = None
     processes: int | None = 256
+    write_mb: int | None = 64
     stderr_kb: int = 256
 
 

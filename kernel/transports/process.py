@@ -150,6 +150,7 @@ def limit_options(limits: Limits) -> list[str]:
         ),
         "cpu": (resource.RLIMIT_CPU, limits.cpu_seconds),
         "nproc": (resource.RLIMIT_NPROC, limits.processes),
+        "fsize": (resource.RLIMIT_FSIZE, (limits.write_mb << 20) if limits.write_mb else None),
         "core": (resource.RLIMIT_CORE, 0),
     }
     options = []

@@ -1,0 +1,102 @@
+"""What a match file says about the sandbox: the ``[sandbox]`` table (every bot) and a
+bot's own ``[bots.sandbox]`` table (added to the run's), declared once here.
+
+The settings only say what the organiser wants; :mod:`arena_kernel.sandbox.view` turns them,
+with the bot's folder and what the run must hide, into what a bot sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from arena_kernel.options import Option
+
+Mode = Literal["auto", "required", "none"]
+Network = Literal["none", "host"]
+
+MODES: tuple[Mode, ...] = ("auto", "required", "none")
+NETWORKS: tuple[Network, ...] = ("none", "host")
+
+SANDBOX_KEYS: Mapping[str, Option] = {
+    "mode": Option(
+        "auto",
+        '"auto": every bot the arena starts runs in a bubblewrap sandbox when this machine '
+        'can make one, else unsandboxed with a warning; "required": the run refuses to '
+        'start without it; "none": bots run with the organiser\'s rights.',
+        choices=MODES,
+    ),
+    "network": Option(
+        "none",
+        '"none": a stdio bot has no network and a tcp bot reaches only the arena\'s port '
+        'for its own seat; "host": the machine\'s network, for bots that need it.',
+        choices=NETWORKS,
+    ),
+    "tmp_mb": Option(64, "The size of each bot's private, empty /tmp, in MiB.", minimum=1),
+    "read_only": Option(
+        (),
+        "More paths every bot may read (relative to the match file's folder), at the same "
+        "place inside the sandbox.",
+        type=list[str],
+    ),
+    "read_write": Option(
+        (), "More paths every bot may read and write (relative to the match file's folder).",
+        type=list[str],
+    ),
+}
+"""The keys of ``[sandbox]``."""
+
+BOT_SANDBOX_KEYS: Mapping[str, Option] = {
+    "network": Option(None, 'The run\'s [sandbox] network for this bot: "none" or "host".',
+                      type=str, choices=(*NETWORKS, None)),
+    "writable": Option(
+        (),
+        "Paths inside the bot's folder (cwd) it may write, relative to it; the rest of its "
+        "folder is read-only.",
+        type=list[str],
+    ),
+    "read_only": Option((), "More paths this bot may read.", type=list[str]),
+    "read_write": Option((), "More paths this bot may read and write.", type=list[str]),
+}
+"""The keys of a bot's ``[bots.sandbox]`` table (its paths are added to the run's)."""
+
+
+@dataclass(frozen=True)
+class BotSandbox:
+    """One bot's sandbox wishes, the run's merged with its own. Paths are absolute."""
+
+    network: Network = "none"
+    tmp_mb: int = 64
+    writable: tuple[Path, ...] = ()
+    read_only: tuple[Path, ...] = ()
+    read_write: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    """The ``[sandbox]`` table, checked, with paths made absolute; ``bots`` holds each bot's
+    own table by bot name (absent: none)."""
+
+    mode: Mode = "auto"
+    network: Network = "none"
+    tmp_mb: int = 64
+    read_only: tuple[Path, ...] = ()
+    read_write: tuple[Path, ...] = ()
+
+    def for_bot(
+        self,
+        network: Network | None = None,
+        writable: tuple[Path, ...] = (),
+        read_only: tuple[Path, ...] = (),
+        read_write: tuple[Path, ...] = (),
+    ) -> BotSandbox:
+        """A bot's sandbox: the run's settings with the bot's own table on top."""
+        return BotSandbox(
+            network=network or self.network,
+            tmp_mb=self.tmp_mb,
+            writable=writable,
+            read_only=(*self.read_only, *read_only),
+            read_write=(*self.read_write, *read_write),
+        )
