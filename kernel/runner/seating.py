@@ -11,6 +11,7 @@ from arena_kernel.match.resolved import ResolvedMatch
 from arena_kernel.match.spec import BotSpec
 from arena_kernel.referee.channel import Channel
 from arena_kernel.runner.preflight import check_program, check_writable_folder
+from arena_kernel.runner.sandboxes import RunSandboxes
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch
 from arena_kernel.transports.reaper import reaper
 from arena_kernel.transports.unstoppable import to_the_end
@@ -30,11 +31,18 @@ class Lineup:
     the lineup prepares them before the first game and closes them in :meth:`aclose`. So
     is the run's warden, started with the first bot program
     (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
+
+    After :meth:`prepare`, :attr:`sandbox` says what the run's started bots run under
+    (``"bwrap"`` or ``"none"``) and :attr:`sandbox_note` is a warning line for the run's
+    header, or None.
     """
 
     def __init__(self, match: ResolvedMatch) -> None:
         self.match = match
         self._warden: Warden | None = None
+        self._sandboxes: RunSandboxes | None = None
+        self.sandbox = "none"
+        self.sandbox_note: str | None = None
 
     def program(self, bot: BotSpec) -> BotProgram:
         """What runs for ``bot`` (resolved with the match)."""
@@ -51,6 +59,9 @@ class Lineup:
             check_program(bot.program, source)
         check_writable_folder(spec.logs, "logs", source)
         check_writable_folder(spec.database.parent, "database", source)
+        if hasattr(spec, "sandbox"):  # TEMPORARY until the loader lands [sandbox]
+            self._sandboxes = RunSandboxes(self.match)
+            self.sandbox, self.sandbox_note = self._sandboxes.mode, self._sandboxes.note
         for transport in self.match.transports:
             await transport.prepare()
 
@@ -79,6 +90,7 @@ class Lineup:
                 log_dir=log_dir,
                 startup=match.clocks.startup,
                 kill_grace=match.clocks.kill,
+                sandbox=self._sandboxes.for_bot(name) if self._sandboxes else None,
             )
             try:
                 connection = await bot.transport.connect(launch)

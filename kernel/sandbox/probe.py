@@ -13,7 +13,9 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from arena_kernel.sandbox.bwrap import ISOLATION
 from arena_kernel.sandbox.pids import pids_parent
+from arena_kernel.sandbox.view import View, mount_args
 
 HOW_TO_ENABLE = (
     "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) on a kernel that allows "
@@ -47,11 +49,7 @@ class Probe:
 
 def _trial(bwrap: str) -> str | None:
     """Run ``true`` in a sandbox like a bot's; the reason it failed, or None."""
-    command = [
-        bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-        "--proc", "/proc", "--dev", "/dev", "--size", str(1 << 20), "--tmpfs", "/tmp",
-        "--", "true",
-    ]  # fmt: skip
+    command = [bwrap, *ISOLATION, *mount_args(View(folder=None, tmp_mb=1)), "--", "true"]
     try:
         done = subprocess.run(command, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError) as exc:

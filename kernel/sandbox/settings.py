@@ -20,48 +20,6 @@ Network = Literal["none", "host"]
 MODES: tuple[Mode, ...] = ("auto", "required", "none")
 NETWORKS: tuple[Network, ...] = ("none", "host")
 
-SANDBOX_KEYS: Mapping[str, Option] = {
-    "mode": Option(
-        "auto",
-        '"auto": every bot the arena starts runs in a bubblewrap sandbox when this machine '
-        'can make one, else unsandboxed with a warning; "required": the run refuses to '
-        'start without it; "none": bots run with the organiser\'s rights.',
-        choices=MODES,
-    ),
-    "network": Option(
-        "none",
-        '"none": a stdio bot has no network and a tcp bot reaches only the arena\'s port '
-        'for its own seat; "host": the machine\'s network, for bots that need it.',
-        choices=NETWORKS,
-    ),
-    "tmp_mb": Option(64, "The size of each bot's private, empty /tmp, in MiB.", minimum=1),
-    "read_only": Option(
-        (),
-        "More paths every bot may read (relative to the match file's folder), at the same "
-        "place inside the sandbox.",
-        type=list[str],
-    ),
-    "read_write": Option(
-        (), "More paths every bot may read and write (relative to the match file's folder).",
-        type=list[str],
-    ),
-}
-"""The keys of ``[sandbox]``."""
-
-BOT_SANDBOX_KEYS: Mapping[str, Option] = {
-    "network": Option(None, 'The run\'s [sandbox] network for this bot: "none" or "host".',
-                      type=str, choices=(*NETWORKS, None)),
-    "writable": Option(
-        (),
-        "Paths inside the bot's folder (cwd) it may write, relative to it; the rest of its "
-        "folder is read-only.",
-        type=list[str],
-    ),
-    "read_only": Option((), "More paths this bot may read.", type=list[str]),
-    "read_write": Option((), "More paths this bot may read and write.", type=list[str]),
-}
-"""The keys of a bot's ``[bots.sandbox]`` table (its paths are added to the run's)."""
-
 
 @dataclass(frozen=True)
 class BotSandbox:
@@ -76,8 +34,8 @@ class BotSandbox:
 
 @dataclass(frozen=True)
 class SandboxSettings:
-    """The ``[sandbox]`` table, checked, with paths made absolute; ``bots`` holds each bot's
-    own table by bot name (absent: none)."""
+    """The ``[sandbox]`` table, checked, with paths made absolute. A bot's own table is
+    the keyword arguments of :meth:`for_bot`."""
 
     mode: Mode = "auto"
     network: Network = "none"
@@ -100,3 +58,62 @@ class SandboxSettings:
             read_only=(*self.read_only, *read_only),
             read_write=(*self.read_write, *read_write),
         )
+
+
+_DEFAULT = SandboxSettings()
+
+SANDBOX_KEYS: Mapping[str, Option] = {
+    "mode": Option(
+        _DEFAULT.mode,
+        '"auto": every bot the arena starts runs in a bubblewrap sandbox when this machine '
+        'can make one, else unsandboxed with a warning in the run\'s header; "required": '
+        'the run refuses to start without it; "none": bots run with the organiser\'s rights.',
+        choices=MODES,
+    ),
+    "network": Option(
+        _DEFAULT.network,
+        '"none": a stdio bot has no network and a tcp bot reaches only the arena\'s port '
+        'for its own seat; "host": the machine\'s network, for bots that need it.',
+        choices=NETWORKS,
+    ),
+    "tmp_mb": Option(
+        _DEFAULT.tmp_mb, "The size of each bot's private, empty /tmp, in MiB.", minimum=1
+    ),
+    "read_only": Option(
+        _DEFAULT.read_only,
+        "More paths every bot may read (relative to the match file's folder), at the same "
+        "place inside the sandbox.",
+        type=list[str],
+    ),
+    "read_write": Option(
+        _DEFAULT.read_write,
+        "More paths every bot may read and write (relative to the match file's folder).",
+        type=list[str],
+    ),
+}
+"""The keys of ``[sandbox]``, at :class:`SandboxSettings`' defaults."""
+
+BOT_SANDBOX_KEYS: Mapping[str, Option] = {
+    "network": Option(
+        None,
+        'This bot\'s network instead of the run\'s: "none" or "host" (a bot the arena starts).',
+        type=str,
+        choices=NETWORKS,
+    ),
+    "writable": Option(
+        (),
+        "Paths inside the bot's folder (cwd) it may write, relative to it; the rest of its "
+        "folder is read-only.",
+        type=list[str],
+    ),
+    "read_only": Option(
+        (), "More paths this bot may read (relative to the match file's folder).", type=list[str]
+    ),
+    "read_write": Option(
+        (),
+        "More paths this bot may read and write (relative to the match file's folder).",
+        type=list[str],
+    ),
+}
+"""The keys of a bot's ``[bots.sandbox]`` table (its paths are added to the run's): the
+keyword arguments of :meth:`SandboxSettings.for_bot`."""

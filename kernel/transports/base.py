@@ -6,10 +6,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena_kernel.codecs.base import Codec
 from arena_kernel.options import Option, check_options
+
+if TYPE_CHECKING:
+    from arena_kernel.sandbox.bwrap import Sandbox
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]
@@ -60,7 +63,8 @@ class Launch:
 
     ``identifier`` is unique within the run; it fills the ``{identifier}`` argv
     placeholder (with ``{host}`` and ``{port}`` for network transports) and names the
-    stderr log ``log_dir/<identifier>.stderr``.
+    stderr log ``log_dir/<identifier>.stderr``. ``sandbox``: how to confine the bot's
+    program (None: it runs with the arena's rights).
     """
 
     program: BotProgram
@@ -70,6 +74,7 @@ class Launch:
     log_dir: Path
     startup: float
     kill_grace: float
+    sandbox: Sandbox | None = None
 
 
 class Connection(ABC):

@@ -25,6 +25,8 @@ import time
 from collections.abc import Iterator, Mapping
 
 from arena_kernel.errors import SetupError
+from arena_kernel.sandbox.bwrap import signal_of_exit
+from arena_kernel.sandbox.pids import PidsCgroup
 from arena_kernel.transports.base import ConnectError, Launch, Limits
 from arena_kernel.transports.procfs import group_members, stat_fields
 from arena_kernel.transports.reaper import TAG, reaper
@@ -75,15 +77,21 @@ def describe_exit(
         or (status == signal.SIGKILL and cpu_used is not None and cpu_used >= cpu_limit)
     ):
         description += f" (CPU time limit of {cpu_limit} s exceeded)"
+    elif status == signal.SIGXFSZ:
+        description += " (it wrote a file past the write_mb limit)"
     return description
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU time of a (zombie) process, from ``/proc``."""
+def _cpu_seconds(pid: int, *, children: bool = False) -> float | None:
+    """User plus system CPU time of a (zombie) process, from ``/proc``; with ``children``,
+    that of the children it reaped too (a sandbox's bwrap, whose bot is a grandchild)."""
     fields = stat_fields(pid)
     if fields is None:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _group_running(pgid: int) -> bool:
@@ -203,8 +211,12 @@ class BotProcess:
         stderr: StderrLog,
         limits: Limits,
         started: float,
+        cgroup: PidsCgroup | None = None,
+        sandboxed: bool = False,
     ) -> None:
         self.pid = popen.pid
+        self.sandboxed = sandboxed
+        self._cgroup = cgroup
         self.tag = tag
         self.started = started
         self._popen = popen
@@ -222,10 +234,13 @@ class BotProcess:
         if info is None:
             return
         self._stop_watching()
-        cpu_used = _cpu_seconds(self.pid) if info.si_status == signal.SIGKILL else None
-        description = describe_exit(
-            info.si_code, info.si_status, self._limits.cpu_seconds, cpu_used
-        )
+        code, status = info.si_code, info.si_status
+        if self.sandboxed and code == os.CLD_EXITED and (killer := signal_of_exit(status)):
+            code, status = os.CLD_KILLED, killer
+        cpu_used = None
+        if status == signal.SIGKILL:
+            cpu_used = _cpu_seconds(self.pid, children=self.sandboxed)
+        description = describe_exit(code, status, self._limits.cpu_seconds, cpu_used)
         self.exited.set_result(description)
 
     def _stop_watching(self) -> None:
@@ -274,6 +289,8 @@ class BotProcess:
             self._stop_watching()
             os.close(self._pidfd)
             self._stderr.close()
+            if self._cgroup is not None:
+                self._cgroup.remove()
 
     def _end_now(self) -> None:
         """:meth:`end` without waiting for the event loop, and without a grace period."""
@@ -298,13 +315,15 @@ def spawn(
     stdin: int,
     stdout: int | None,
     env: Mapping[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> BotProcess:
     """Start the bot of ``launch`` in a new session, with its limits and its stderr log.
 
     ``stdin`` and ``stdout`` are the child's ends (the caller closes its copies);
     ``stdout=None`` sends it to the stderr log, for bots whose channel is a socket. The
     environment is the arena's plus the program's plus ``ARENA_ID``, ``env`` and the bot's
-    ``ARENA_TAG``. Raises :class:`ConnectError` when the bot cannot be started, and
+    ``ARENA_TAG``. ``pass_fds`` are inherited by the child (a sandboxed tcp bot's channel
+    to the arena). Raises :class:`ConnectError` when the bot cannot be started, and
     :class:`SetupError` when the arena cannot start anything (out of file descriptors, a
     missing util-linux).
     """
@@ -321,10 +340,21 @@ def spawn(
     problem = missing_program(argv[0], program.cwd, full_env) if argv else "an empty command"
     if problem is not None:
         raise ConnectError(f"cannot start {bot}: {problem}")
+    cgroup = None
+    if launch.sandbox is not None:
+        try:
+            argv, cgroup = launch.sandbox.command(argv, launch.limits.processes)
+        except OSError as exc:
+            raise SetupError(f"cannot start {bot}: cannot make its process cap: {exc}") from None
     command = [*launcher(launch.limits), *argv]
     discard_stale_log(launch)
-    with arena_descriptors(bot):
-        err_r, err_w = os.pipe()
+    try:
+        with arena_descriptors(bot):
+            err_r, err_w = os.pipe()
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
     started = time.monotonic()
     try:
         with arena_descriptors(bot):
@@ -336,12 +366,17 @@ def spawn(
                 cwd=program.cwd,
                 env=full_env,
                 start_new_session=True,
+                pass_fds=pass_fds,
             )
     except (OSError, subprocess.SubprocessError) as exc:
         os.close(err_r)
+        if cgroup is not None:
+            cgroup.remove()
         raise ConnectError(f"cannot start {bot}: {exc}") from None
     except BaseException:
         os.close(err_r)
+        if cgroup is not None:
+            cgroup.remove()
         raise
     finally:
         os.close(err_w)
@@ -354,6 +389,9 @@ def spawn(
         popen.wait()
         reaper.reaped(popen.pid, tag)
         os.close(err_r)
+        if cgroup is not None:
+            cgroup.remove()
         raise
     stderr = StderrLog(err_r, stderr_log_path(launch), launch.limits.stderr_kb * 1024)
-    return BotProcess(popen, pidfd, tag, stderr, launch.limits, started)
+    sandboxed = launch.sandbox is not None
+    return BotProcess(popen, pidfd, tag, stderr, launch.limits, started, cgroup, sandboxed)

@@ -12,6 +12,9 @@ holding the connection's client end, never by when it arrived:
 - With a fixed ``port`` option (bots that hard-code the contest's port, Liar's Dice's
   5533), every bot connects to that one shared port; each connection still goes only to
   the started bot whose processes hold it.
+- A sandboxed bot without the machine's network connects to a listener made inside its
+  own network namespace (:mod:`arena_kernel.sandbox.inner_listener`), at the loopback
+  address, on the fixed ``port`` or one of its own: there only its processes can connect.
 - A ``connect = true`` bot is started by someone else. It takes the first connection that
   no process the arena started made, on the shared port (first come, first served), or
   only one from its ``peer`` address, or only one on its own ``port``.
@@ -20,12 +23,16 @@ holding the connection's client end, never by when it arrived:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import os
 import socket
 import subprocess
 from typing import Any
 
 from arena_kernel.errors import OptionError, SetupError
 from arena_kernel.options import Option
+from arena_kernel.sandbox import inner_listener
 from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from arena_kernel.transports.fd_connection import FdConnection
 from arena_kernel.transports.peers import Address, ip_address
@@ -112,6 +119,8 @@ class TcpTransport(Transport):
         raise ConnectError(f'bot "{program.name}" has no command to run and does not connect')
 
     async def _connect_started(self, launch: Launch, argv: tuple[str, ...]) -> Connection:
+        if launch.sandbox is not None and not launch.sandbox.host_network:
+            return await self._connect_sandboxed(launch, argv)
         name = launch.program.name
         own_port = not self.config["port"]
         if own_port:
@@ -157,6 +166,50 @@ class TcpTransport(Transport):
         _raise_if_starved(claim, launch)
         raise ConnectError(f'bot "{launch.program.name}" {reason}')
 
+    async def _connect_sandboxed(self, launch: Launch, argv: tuple[str, ...]) -> Connection:
+        """Start the bot behind the inner listener, take the listening socket it sends,
+        and accept the one connection of the bot's namespace on it."""
+        host = inner_listener.LOOPBACK[_is_ipv6(self.host)]
+        args = expand_argv(argv, identifier=launch.identifier, host=host)
+        loop = asyncio.get_running_loop()
+        arena_end, bot_end = socket.socketpair()
+        try:
+            inner = inner_listener.helper_command(args, bot_end.fileno(), host, self.config["port"])
+            sandbox = launch.sandbox
+            assert sandbox is not None
+            launch = dataclasses.replace(launch, sandbox=sandbox.reading(inner_listener.needs()))
+            process = spawn(
+                launch,
+                inner,
+                stdin=subprocess.DEVNULL,
+                stdout=None,
+                env={"ARENA_HOST": host},
+                pass_fds=(bot_end.fileno(),),
+            )
+        except BaseException:
+            arena_end.close()
+            raise
+        finally:
+            bot_end.close()
+        try:
+            async with asyncio.timeout(launch.startup):
+                sock = await _first_connection(loop, arena_end, process)
+        except TimeoutError:
+            sock = None
+        except BaseException:
+            await process.end(launch.kill_grace)
+            raise
+        finally:
+            arena_end.close()
+        if sock is not None:
+            return self._connection(sock, process, launch)
+        if process.exited.done():
+            reason = f"{process.exited.result()} before connecting"
+        else:
+            reason = f"did not connect within {launch.startup:g} s"
+        await process.end(launch.kill_grace)
+        raise ConnectError(f'bot "{launch.program.name}" {reason}')
+
     async def _connect_external(self, launch: Launch) -> Connection:
         port, peer = _binding(launch)
         if port is None:
@@ -200,6 +253,58 @@ class TcpTransport(Transport):
                 listener.close("the tcp transport was closed")
         self._shared = None
         self._bound.clear()
+
+
+def _is_ipv6(host: str) -> bool:
+    try:
+        return ip_address(host).version == 6
+    except ValueError:
+        return False
+
+
+async def _first_connection(
+    loop: asyncio.AbstractEventLoop, channel: socket.socket, process: BotProcess
+) -> socket.socket | None:
+    """The listening socket the inner listener sends over ``channel``, then the first
+    connection on it; None if the bot exits first. The listener is closed either way."""
+    channel.setblocking(False)
+    received: asyncio.Future[socket.socket | None] = loop.create_future()
+
+    def on_message() -> None:
+        try:
+            _, fds, _, _ = socket.recv_fds(channel, 64, 1)
+        except BlockingIOError:
+            return
+        except OSError:
+            fds = []
+        loop.remove_reader(channel.fileno())
+        if not received.done():
+            received.set_result(socket.socket(fileno=fds[0]) if fds else None)
+        else:
+            for fd in fds:
+                os.close(fd)
+
+    loop.add_reader(channel.fileno(), on_message)
+    try:
+        await asyncio.wait((received, process.exited), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        loop.remove_reader(channel.fileno())
+    listener = received.result() if received.done() else None
+    if listener is None:
+        return None
+    with listener:
+        listener.setblocking(False)
+        accepting = asyncio.ensure_future(loop.sock_accept(listener))
+        try:
+            await asyncio.wait((accepting, process.exited), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not accepting.done():
+                accepting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await accepting
+        if accepting.cancelled() or accepting.exception() is not None:
+            return None
+        return accepting.result()[0]
 
 
 def _binding(launch: Launch) -> tuple[int | None, Address | None]:

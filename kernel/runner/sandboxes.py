@@ -1,0 +1,132 @@
+"""Which sandbox each bot of a run gets: the run's mode decided once, then one
+:class:`~arena_kernel.sandbox.bwrap.Sandbox` per bot the arena starts.
+
+What a bot must not see is known only here, where the whole run is: the database and its
+journals, the logs, the match file, the other bots' folders and the files their commands
+name (two bots sharing a folder do not see each other's programs, though a file that
+only one program opens by itself cannot be known, hence: one folder per bot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from arena_kernel.errors import SetupError
+from arena_kernel.match.resolved import ResolvedBot, ResolvedMatch
+from arena_kernel.sandbox.bwrap import Sandbox, private_env, same_path
+from arena_kernel.sandbox.pids import pids_parent
+from arena_kernel.sandbox.probe import probe
+from arena_kernel.sandbox.runtime import command_needs, inside, package_folders, python_runtime
+from arena_kernel.sandbox.view import View
+
+DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""What SQLite keeps beside a database file."""
+
+
+class RunSandboxes:
+    """The run's sandbox: :attr:`mode` is ``"bwrap"`` or ``"none"`` (what the run's started
+    bots actually run under), :attr:`note` a line for the run header (a warning), or None.
+
+    Raises :class:`~arena_kernel.errors.SetupError` when the match file requires a sandbox
+    this machine cannot make.
+    """
+
+    def __init__(self, match: ResolvedMatch) -> None:
+        self.match = match
+        self.note: str | None = None
+        self._bwrap: str | None = None
+        self._made: dict[str, Sandbox | None] = {}
+        wanted = match.spec.sandbox.mode
+        if wanted == "none":
+            self.mode = "none"
+            return
+        found = probe()
+        if wanted == "required" and (found.problem or found.cap_problem):
+            raise SetupError(
+                f'{match.spec.path}: [sandbox] mode = "required", but '
+                f"{found.problem or found.cap_problem}"
+            )
+        if not found.works:
+            self.mode = "none"
+            self.note = f"warning: {found.describe()}"
+            return
+        self.mode = "bwrap"
+        self._bwrap = found.bwrap
+        if found.cap_problem is not None:
+            self.note = f"warning: {found.describe()}"
+        self._hidden = self._run_hidden()
+
+    def for_bot(self, name: str) -> Sandbox | None:
+        """The sandbox of bot ``name``; None when the run is unsandboxed or nothing is
+        started for it (in-process, or a bot that connects by itself)."""
+        if name not in self._made:
+            self._made[name] = self._make(name)
+        return self._made[name]
+
+    def _make(self, name: str) -> Sandbox | None:
+        bot = self.match.bots[name]
+        if self._bwrap is None or bot.program.argv is None:
+            return None
+        folder = same_path(bot.program.cwd) if bot.program.cwd is not None else None
+        own = self._named(bot)
+        hidden = self._hidden | {
+            path
+            for other in self.match.bots.values()
+            if other.spec.name != name
+            for path in self._named(other)
+            if path not in own and not (folder is not None and inside(folder, [path]))
+        }
+        needs = [
+            path
+            for path in self._needs(bot, folder)
+            if path != Path("/") and not any(inside(h, [path]) for h in hidden)
+        ]
+        wishes = bot.sandbox
+        view = View(
+            folder=folder,
+            hidden=frozenset(hidden),
+            read_only=(*needs, *map(same_path, wishes.read_only)),
+            read_write=tuple(map(same_path, (*wishes.writable, *wishes.read_write))),
+            tmp_mb=wishes.tmp_mb,
+        )
+        return Sandbox(
+            bwrap=self._bwrap,
+            view=view,
+            host_network=wishes.network == "host",
+            pids_parent=pids_parent(),
+            env=private_env(bot.program.env),
+        )
+
+    def _run_hidden(self) -> frozenset[Path]:
+        spec = self.match.spec
+        database = [Path(f"{spec.database}{suffix}") for suffix in DATABASE_COMPANIONS]
+        return frozenset(same_path(p) for p in (spec.path, spec.logs, *database))
+
+    @staticmethod
+    def _named(bot: ResolvedBot) -> set[Path]:
+        """A started bot's own things: its folder and the existing paths its command names."""
+        program = bot.program
+        if program.argv is None or program.cwd is None:
+            return set()
+        folder = Path(program.cwd)
+        named = {same_path(folder)}
+        named.update(same_path(folder / arg) for arg in program.argv if _exists(folder / arg))
+        return named
+
+    def _needs(self, bot: ResolvedBot, folder: Path | None) -> Iterable[Path]:
+        """What the bot's program needs outside its folder to run."""
+        program = bot.program
+        assert program.argv is not None
+        if bot.spec.builtin is not None:
+            builtin = type(self.match.game).bots[bot.spec.builtin]
+            return (*python_runtime(), *package_folders(builtin.module))
+        needs = command_needs(program.argv, folder, program.env)
+        return [p for p in needs if folder is None or not inside(p, [folder])]
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
