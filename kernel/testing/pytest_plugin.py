@@ -8,17 +8,21 @@
   (see :mod:`arena_kernel.testing.scripted`), to put in a match file's ``cmd``.
 - ``arena_match``: write a match file for a game and some bots into the test's temporary
   folder (database and logs there too), ready for ``arena_kernel.runner.api.run_match``.
+- ``arena_node``: the path of Node.js; skips without it.
+- ``sandbox``: this machine's sandbox probe, for tests of sandboxed bots; skips where bots
+  cannot be sandboxed, and fails instead under ``CI=true``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -29,6 +33,7 @@ from arena_kernel.registries.manager import (
     register_plugin,
 )
 from arena_kernel.registries.registry import Registries
+from arena_kernel.sandbox.probe import Probe, probe
 
 
 @pytest.fixture
@@ -104,3 +109,22 @@ def arena_node() -> str:
     if path is None:
         pytest.skip("Node.js is not installed")
     return path
+
+
+def skip_unless_ci(reason: str) -> NoReturn:
+    """Skip a test that lacks something this machine does not have, with the reason (shown
+    by ``pytest -rs``); under ``CI=true`` fail instead: CI is meant to have everything
+    installed, so a test it cannot run is a broken CI, not a skip nobody reads."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: required here)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def sandbox() -> Probe:
+    """The probe of this machine's sandbox, for tests that run bots sandboxed (``mode =
+    "required"``); skips with the probe's reason where bots cannot be sandboxed here."""
+    found = probe()
+    if found.problem is not None:
+        skip_unless_ci(f"bots cannot be sandboxed here: {found.problem}")
+    return found

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import types
 
+import pytest
+
 from arena_kernel.markers import hookimpl
 from arena_kernel.runner.api import run_match
 from arena_kernel.testing.nim import Nim
+
+pytest_plugins = ["pytester"]
+
+USES_SANDBOX = """
+def test_sandboxed(sandbox):
+    assert sandbox.works and sandbox.bwrap
+"""
 
 
 def test_arena_match_writes_a_runnable_match_file(arena_match, scripted_bot) -> None:
@@ -29,3 +38,40 @@ def test_arena_register_adds_a_plugin_for_one_test(arena_register, arena_plugin_
     registries = arena_register(module)
     assert registries.games.cls("tiny") is Tiny
     assert arena_plugin_manager.is_registered(module)
+
+
+@pytest.fixture
+def without_bwrap(pytester, monkeypatch) -> None:
+    """The inner pytest finds no bwrap: its PATH is a folder with none (the probe is cached
+    per process, so these tests run it in a subprocess)."""
+    monkeypatch.setenv("PATH", str(pytester.path))
+    monkeypatch.delenv("CI", raising=False)
+
+
+def test_sandbox_skips_with_the_probes_reason_where_bwrap_is_missing(
+    pytester, without_bwrap
+) -> None:
+    pytester.makepyfile(USES_SANDBOX)
+    result = pytester.runpytest_subprocess("-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(
+        ["*bots cannot be sandboxed here: bubblewrap (bwrap) is not installed*"]
+    )
+
+
+def test_sandbox_fails_under_ci_where_bwrap_is_missing(
+    pytester, without_bwrap, monkeypatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    pytester.makepyfile(USES_SANDBOX)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*bubblewrap (bwrap) is not installed (CI=true: required here)*"])
+
+
+def test_sandbox_gives_the_probe_where_bots_can_be_sandboxed(
+    pytester, sandbox, monkeypatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    pytester.makepyfile(USES_SANDBOX)
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
