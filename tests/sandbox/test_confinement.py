@@ -1,0 +1,265 @@
+"""The sandbox core with real bwrap: what a bot sees of the files (its folder less what is
+hidden, a folder rebuilt as it was at the start, links kept as links, writable only where
+made so), its exit as bwrap reports it, and a tcp bot's seat inside its own network
+namespace."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.sandbox.bwrap import Sandbox, private_env
+from arena_kernel.sandbox.runtime import command_needs
+from arena_kernel.sandbox.view import View
+from arena_kernel.transports.base import BotProgram, ConnectError, Launch, Limits
+from arena_kernel.transports.stdio import StdioTransport
+from arena_kernel.transports.tcp import TcpTransport
+
+
+def run(coro: object) -> object:
+    return asyncio.run(asyncio.wait_for(coro, 90))  # type: ignore[arg-type]
+
+
+class Recorder:
+    """What a connection delivered, and why it closed."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.closed: list[str] = []
+
+    def on_data(self, data: bytes) -> None:
+        self.data += data
+
+    def on_closed(self, reason: str) -> None:
+        self.closed.append(reason)
+
+
+LOOK = """
+import json, os, sys
+def attempt(action):
+    try:
+        action()
+        return "ok"
+    except OSError as exc:
+        return exc.strerror
+def write(path):
+    with open(path, "w") as f:
+        f.write("x")
+seen = {
+    "folder": sorted(os.listdir(".")),
+    "cache": attempt(lambda: write("cache/new")),
+    "folder_write": attempt(lambda: write("new")),
+    "tmp": attempt(lambda: write("/tmp/new")),
+    "home": sorted(os.listdir(home)) if os.path.isdir(home := os.environ["LOOK_HOME"]) else None,
+    "link": attempt(lambda: open("outside").read()),
+    "cwd": os.getcwd(),
+}
+print(json.dumps(seen), flush=True)
+"""
+
+
+def sandboxed(bwrap: str, folder: Path, argv: list[str], **view: object) -> list[str]:
+    needs = command_needs(argv, folder, {"PATH": "/usr/bin"})
+    box = Sandbox(bwrap, View(folder=folder, read_only=needs, **view), env=private_env({}))  # type: ignore[arg-type]
+    command, _ = box.command(argv, None)
+    return command
+
+
+def test_a_bot_sees_its_folder_less_what_is_hidden_as_it_was_at_its_start(tmp_path, sandbox):
+    folder = tmp_path / "match"
+    (folder / "cache").mkdir(parents=True)
+    (folder / "logs").mkdir()
+    (folder / "arena.sqlite").write_text("results")
+    (folder / "bot.py").write_text(LOOK)
+    secret = tmp_path / "secret"
+    secret.write_text("s")
+    (folder / "outside").symlink_to(secret)
+    hidden = frozenset({folder / "arena.sqlite", folder / "logs"})
+    argv = [sys.executable, "bot.py"]
+    command = sandboxed(sandbox.bwrap, folder, argv, hidden=hidden, read_write=(folder / "cache",))
+    env = {**os.environ, "LOOK_HOME": str(Path.home())}  # not in argv: that would show it
+    bot = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, text=True)
+    (folder / "later.txt").write_text("made after the start")
+    seen = json.loads(bot.communicate(timeout=60)[0])
+    assert seen["folder"] == ["bot.py", "cache", "outside"]
+    assert seen["cache"] == "ok" and (folder / "cache" / "new").read_text() == "x"
+    assert seen["folder_write"] == "Read-only file system"
+    assert seen["tmp"] == "ok" and not Path("/tmp/new").exists()
+    home = Path.home()
+    runtime = {
+        p.relative_to(home).parts[0] for p in command_needs(argv, folder, {}) if home in p.parents
+    }
+    assert seen["home"] in (None, sorted(runtime)), "only the way to the bot's runtime"
+    assert seen["link"] == "No such file or directory", "a link is not a way out"
+    assert seen["cwd"] == str(folder)
+    assert (folder / "arena.sqlite").read_text() == "results"
+
+
+def test_a_folder_with_nothing_hidden_is_shown_live(tmp_path, sandbox):
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text("import os; print(sorted(os.listdir('.')))")
+    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "bot.py"])
+    out = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "['bot.py']"
+
+
+def test_the_private_tmp_is_capped(tmp_path, sandbox):
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "fill.py").write_text(
+        textwrap.dedent(
+            """
+            import os
+            written = 0
+            try:
+                with open("/tmp/fill", "wb") as f:
+                    while written < 64 << 20:
+                        f.write(b"x" * (1 << 20)); f.flush(); written += 1 << 20
+            except OSError as exc:
+                print(exc.strerror, written >> 20)
+            """
+        )
+    )
+    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "fill.py"], tmp_mb=4)
+    out = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
+    reason, megabytes = out.stdout.split()[:-1], int(out.stdout.split()[-1])
+    assert " ".join(reason) == "No space left on device" and megabytes <= 4
+
+
+# -- through the transports --------------------------------------------------------
+
+
+def launch_in(tmp_path: Path, bwrap: str, argv: tuple[str, ...], **fields: object) -> Launch:
+    folder = tmp_path / "bot"
+    folder.mkdir(exist_ok=True)
+    needs = command_needs(argv, folder, {"PATH": "/usr/bin"})
+    box = Sandbox(bwrap, View(folder=folder, read_only=needs), env=private_env({}))
+    launch = Launch(
+        program=BotProgram("bot", argv=argv, cwd=str(folder)),
+        codec=LineCodec(),
+        identifier="bot",
+        limits=Limits(),
+        log_dir=tmp_path / "logs",
+        startup=20.0,
+        kill_grace=0.5,
+        sandbox=box,
+    )
+    return replace(launch, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("source", "limits", "said"),
+    [
+        ("import sys; sys.exit(3)", Limits(), "exited with status 3"),
+        ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", Limits(), "killed by SIGKILL"),
+        (
+            "while True: pass",
+            Limits(cpu_seconds=1),
+            "killed by SIGXCPU (CPU time limit of 1 s exceeded)",
+        ),
+    ],
+)
+def test_a_sandboxed_bot_exit_reads_as_without_a_sandbox(tmp_path, sandbox, source, limits, said):
+    script = tmp_path / "exit.py"
+    script.write_text(source)
+    launch = launch_in(tmp_path, sandbox.bwrap, (sys.executable, str(script)), limits=limits)
+
+    async def main() -> list[str]:
+        conn = await StdioTransport().connect(launch)
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        async with asyncio.timeout(30):
+            while not rec.closed:
+                await asyncio.sleep(0.02)
+        await conn.close()
+        return rec.closed
+
+    assert run(main()) == [said]
+
+
+TCP_BOT = """
+import os, socket, sys
+host, port = sys.argv[1], int(sys.argv[2])
+outside = int(sys.argv[3])
+with socket.create_connection((host, port)) as arena:
+    try:
+        socket.create_connection(("127.0.0.1", outside), timeout=2).close()
+        reached = "reached"
+    except OSError as exc:
+        reached = exc.strerror or str(exc)
+    arena.sendall(f"{os.environ['ARENA_PORT']} {reached}\\n".encode())
+    arena.recv(10)
+"""
+
+
+@pytest.mark.parametrize("fixed_port", [0, 5533])
+def test_a_sandboxed_tcp_bot_reaches_its_seat_and_nothing_else(tmp_path, sandbox, fixed_port):
+    script = tmp_path / "tcp_bot.py"
+    script.write_text(TCP_BOT)
+    service = socket.create_server(("127.0.0.1", 0))
+    service.setblocking(False)
+    outside = service.getsockname()[1]
+    argv = (sys.executable, str(script), "{host}", "{port}", str(outside))
+
+    async def main() -> list[bytes]:
+        transport = TcpTransport(port=fixed_port)
+        await transport.prepare()
+        replies = []
+        try:
+            conns = await asyncio.gather(
+                *(
+                    transport.connect(launch_in(tmp_path, sandbox.bwrap, argv, identifier=f"b{i}"))
+                    for i in range(2)
+                )
+            )
+            for conn in conns:
+                rec = Recorder()
+                conn.start(rec.on_data, rec.on_closed)
+                async with asyncio.timeout(30):
+                    while b"\n" not in bytes(rec.data):
+                        await asyncio.sleep(0.02)
+                replies.append(bytes(rec.data))
+                await conn.close()
+        finally:
+            await transport.aclose()
+        return replies
+
+    try:
+        replies = run(main())
+    finally:
+        with pytest.raises(BlockingIOError):
+            service.accept()  # nobody came through to the machine's service
+        service.close()
+    for reply in replies:
+        port, reached = reply.decode().strip().split(" ", 1)
+        assert reached == "Connection refused"
+        if fixed_port:
+            assert int(port) == fixed_port
+
+
+def test_a_sandboxed_tcp_bot_that_never_connects_is_a_connect_error(tmp_path, sandbox):
+    script = tmp_path / "mute.py"
+    script.write_text("import time; time.sleep(30)")
+    launch = launch_in(tmp_path, sandbox.bwrap, (sys.executable, str(script)), startup=1.0)
+
+    async def main() -> str:
+        transport = TcpTransport()
+        try:
+            with pytest.raises(ConnectError) as caught:
+                await transport.connect(launch)
+        finally:
+            await transport.aclose()
+        return str(caught.value)
+
+    assert run(main()) == 'bot "bot" did not connect within 1 s'
