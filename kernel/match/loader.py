@@ -22,7 +22,9 @@ all into a starter file. This module reads every declared key by its declaration
 accepted values, ``registry``, paths relative to the file) and adds what no declaration
 says: defaults taken from the game, the file or the machine, and the checks that involve
 several keys (a bot needs one of ``cmd``, ``builtin`` or ``connect``; ``rounds`` or
-``games``; a connect bot's ``port`` of its own).
+``games``; a connect bot's ``port`` of its own; a bot's ``[bots.sandbox] writable`` paths
+inside its ``cwd``). The paths of ``[sandbox]`` tables must exist when the file is read:
+a sandbox cannot bind a missing path.
 
 The game's options and a transport's options live in ``[game_options]`` and
 ``[transport_options.NAME]`` rather than ``[game]`` and ``[transport.NAME]`` because TOML
@@ -40,7 +42,7 @@ import ipaddress
 import os
 import re
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -50,6 +52,7 @@ from arena_kernel.match.schema import Declared, declared, file_keys
 from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
 from arena_kernel.options import Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
+from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.base import Limits, Transport
 
 KeyPath = tuple[str | int, ...]
@@ -300,6 +303,7 @@ class _Validator(_Checker):
             "challenger",
             "clock",
             "limits",
+            "sandbox",
             "game_options",
             "transport_options",
             "plugins",
@@ -355,6 +359,7 @@ class _Validator(_Checker):
             challenger=self.challenger(fmt, bots),
             clock=self.clock(game_cls),
             limits=self.limits(),
+            sandbox=self.sandbox(),
             transport_options=self.transport_options(),
             game_options=self.game_options(game_cls),
             plugins=plugins,
@@ -366,10 +371,11 @@ class _Validator(_Checker):
             },
         )
 
-    def relative_path(self, where: KeyPath, written: str | Path) -> Path:
-        """A path as written in the file, from the file's folder, ``~`` expanded."""
+    def relative_path(self, where: KeyPath, written: str | Path, base: Path | None = None) -> Path:
+        """A path as written in the file, from the file's folder (or ``base``), ``~``
+        expanded."""
         try:
-            return self.folder / Path(written).expanduser()
+            return (base or self.folder) / Path(written).expanduser()
         except RuntimeError:  # ~name of a user this machine does not have
             self.fail(where, f'{_show_path(where)}: no home folder for "{written}"')
 
@@ -563,7 +569,8 @@ class _Validator(_Checker):
         # a key that would be silently ignored is a mistake worth reporting.
         connect = given.get("connect", False)
         started = "connect = true" if connect else "inproc = true" if inproc else None
-        ignored = ("env", "cwd") if connect else ("env", "cwd", "transport") if inproc else ()
+        started_only = ("env", "cwd", "sandbox")
+        ignored = started_only if connect else (*started_only, "transport") if inproc else ()
         unused = [key for key in ignored if key in table]
         if unused:
             self.fail(
@@ -574,7 +581,36 @@ class _Validator(_Checker):
         if "cwd" in given or "cmd" in given:
             # Relative paths in a bot's command mean what they say: from the file's folder.
             given["cwd"] = str(self.relative_path((*where, "cwd"), given.get("cwd", "")))
+        if "sandbox" in given:
+            given["sandbox"] = self.bot_sandbox(given["sandbox"], where, name, given.get("cwd"))
         return BotSpec(**given)
+
+    def bot_sandbox(
+        self, table: dict[str, Any], where: KeyPath, name: str, folder: str | None
+    ) -> dict[str, Any]:
+        """A bot's ``[bots.sandbox]`` as :meth:`SandboxSettings.for_bot` takes it: its
+        ``writable`` paths from the bot's folder, which they must not leave."""
+        where = (*where, "sandbox")
+        values = self.sandbox_table(table, where, BOT_SANDBOX_KEYS)
+        if "writable" in values:
+            key = (*where, "writable")
+            values["writable"] = tuple(
+                self.writable(key, name, folder, written) for written in values["writable"]
+            )
+        return values
+
+    def writable(self, where: KeyPath, name: str, folder: str | None, written: str) -> Path:
+        label = _show_path(where)
+        if folder is None:
+            self.fail(where, f'{label}: bot "{name}" has no folder of its own; give it a cwd')
+        path = self.relative_path(where, written, Path(folder))
+        if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder)):
+            self.fail(
+                where,
+                f'{label}: "{written}" is outside the folder of bot "{name}" ({folder}); '
+                "a bot may write only inside its cwd",
+            )
+        return self.bindable(where, path)
 
     def binding(self, table: dict[str, Any], where: KeyPath, connect: bool, used: str) -> None:
         """``port`` and ``peer``: only for a ``connect`` bot over the tcp transport."""
@@ -649,6 +685,42 @@ class _Validator(_Checker):
             if value is not None:
                 values[key] = value or None
         return Limits(**values)
+
+    def sandbox(self) -> SandboxSettings:
+        """``[sandbox]``: the file's keys on the settings' defaults."""
+        return SandboxSettings(
+            **self.sandbox_table(self.table("sandbox"), ("sandbox",), SANDBOX_KEYS)
+        )
+
+    def sandbox_table(
+        self, table: dict[str, Any], where: KeyPath, keys: Mapping[str, Option]
+    ) -> dict[str, Any]:
+        """The keys written in a ``[sandbox]`` table, checked; ``read_only`` and
+        ``read_write`` paths from the match file's folder, existing, as tuples."""
+        self.known_keys(table, where, tuple(keys))
+        values: dict[str, Any] = {}
+        for key, option in keys.items():
+            value = self.checked(table, (*where, key), option)
+            if value is not None:
+                values[key] = value
+        for key in ("read_only", "read_write"):
+            if key in values:
+                at = (*where, key)
+                values[key] = tuple(
+                    self.bindable(at, self.relative_path(at, written)) for written in values[key]
+                )
+        return values
+
+    def bindable(self, where: KeyPath, path: Path) -> Path:
+        """``path``, which a sandbox will bind: bubblewrap cannot bind a missing path."""
+        label = _show_path(where)
+        try:
+            path.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            self.fail(where, f"{label}: {path} does not exist (a sandbox binds only what exists)")
+        except OSError as exc:
+            self.fail(where, f"{label}: cannot reach {path}: {exc.strerror or exc}")
+        return path
 
     def transport_options(self) -> dict[str, dict[str, Any]]:
         """Each table names an installed transport and sets only options it declares. The

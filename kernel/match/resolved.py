@@ -20,16 +20,19 @@ from arena_kernel.games.base import Game
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.registry import Registries
+from arena_kernel.sandbox.settings import BotSandbox
 from arena_kernel.transports.base import BotProgram, Transport, uses_placeholders
 
 
 @dataclass(frozen=True)
 class ResolvedBot:
-    """One bot: what to run for it and the transport that brings it up."""
+    """One bot: what to run for it, the transport that brings it up, and the sandbox it
+    runs in when the run is sandboxed (the run's ``[sandbox]`` with its own on top)."""
 
     spec: BotSpec
     program: BotProgram
     transport: Transport
+    sandbox: BotSandbox
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,8 @@ def resolve(spec: MatchSpec, registries: Registries) -> ResolvedMatch:
 def resolve_bots(
     spec: MatchSpec, game_cls: type[Game[Any]], registries: Registries
 ) -> dict[str, ResolvedBot]:
-    """Each bot's program and transport; bots that share a transport share its instance."""
+    """Each bot's program, transport and sandbox; bots that share a transport share its
+    instance."""
     transports: dict[str, Transport] = {}
 
     def transport(name: str) -> Transport:
@@ -81,7 +85,10 @@ def resolve_bots(
 
     return {
         bot.name: ResolvedBot(
-            bot, program(bot, game_cls), transport(transport_name(bot, spec, game_cls))
+            bot,
+            program(bot, game_cls),
+            transport(transport_name(bot, spec, game_cls)),
+            spec.sandbox.for_bot(**bot.sandbox),
         )
         for bot in spec.bots
     }

@@ -187,7 +187,8 @@ def _is_list(option: Option) -> bool:
 
 def markdown(spec_class: type) -> str:
     """The key reference as a Markdown table, in declaration order: each key, then the keys
-    of its table (``[clock] startup``) or of each table of its array (``[[bots]] name``)."""
+    of its table (``[clock] startup``) or of each table of its array (``[[bots]] name``),
+    and the keys of their tables (``[bots.sandbox] network``)."""
     rows = ["| key | value | default | new run if changed | meaning |", "|---|---|---|---|---|"]
     for entry in declared(spec_class):
         key = entry.key
@@ -196,12 +197,7 @@ def markdown(spec_class: type) -> str:
         rows.append(
             _row(header, value_text(key.option, key), _default_text(entry), changes, key.option)
         )
-        for name, option in (key.table or {}).items():
-            if option.default is None:
-                default = key.default_text or "none"
-            else:
-                default = toml_value(option.default)
-            rows.append(_row(f"{header} {name}", value_text(option), default, changes, option))
+        rows += _table_rows(header, key, changes)
         for item in declared(key.items) if key.items is not None else ():
             item_changes = "no" if item.key.identity is Identity.NONE else changes
             rows.append(
@@ -213,7 +209,21 @@ def markdown(spec_class: type) -> str:
                     item.key.option,
                 )
             )
+            rows += _table_rows(f"[{entry.name}.{item.name}]", item.key, item_changes)
     return "\n".join(rows) + "\n"
+
+
+def _table_rows(header: str, key: Key, changes: str) -> list[str]:
+    """A row per key of ``key``'s table; a key without a default has the table's."""
+    rows = []
+    for name, option in (key.table or {}).items():
+        written = file_value(option.default)
+        if written is None:
+            default = key.default_text or "none"
+        else:
+            default = "none" if written in ([], {}) else toml_value(written)
+        rows.append(_row(f"{header} {name}", value_text(option), default, changes, option))
+    return rows
 
 
 def _header(entry: Declared) -> str:

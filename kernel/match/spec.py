@@ -18,6 +18,7 @@ from typing import Any, Literal
 from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.match.schema import Identity, declare, identity
 from arena_kernel.options import Option
+from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.base import Limits
 
 ALWAYS, NONE = Identity.ALWAYS, Identity.NONE
@@ -111,6 +112,19 @@ class BotSpec:
         NONE,
         example="127.0.0.1",
     )
+    sandbox: Mapping[str, Any] = declare(
+        Option(
+            {},
+            "This bot's own [sandbox] keys, in a [bots.sandbox] table after its [[bots]] "
+            "(not with connect or inproc).",
+        ),
+        NONE,
+        table=BOT_SANDBOX_KEYS,
+        default_text="the run's [sandbox]",
+        example={"writable": ["out"]},
+    )
+    """The bot's table as :meth:`SandboxSettings.for_bot` takes it: the keys written,
+    paths absolute."""
 
 
 CLOCK_KEYS: Mapping[str, Option] = {
@@ -143,6 +157,11 @@ LIMIT_KEYS: Mapping[str, Option] = {
         "Processes (RLIMIT_NPROC, which Linux does not apply to root); 0 for no limit.",
         minimum=0,
     ),
+    "write_mb": Option(
+        _KERNEL_LIMITS.write_mb or 0,
+        "The largest file a bot may write, in MiB (RLIMIT_FSIZE); 0 for no limit.",
+        minimum=0,
+    ),
     "stderr_kb": Option(
         _KERNEL_LIMITS.stderr_kb, "The stderr kept per bot and game, in KiB.", minimum=1
     ),
@@ -151,6 +170,21 @@ LIMIT_KEYS: Mapping[str, Option] = {
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("rotations", "permutations")
+
+
+_FIRST_LIMITS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
+"""The limits of the run key's first form."""
+
+
+def _first_limits_form(limits: Limits) -> dict[str, Any]:
+    """The limits as run keys have always held them: a limit added since is in the key
+    only when it differs from the kernel's default (the rule of ``Identity.SET``), so that
+    the stored runs of files that do not set it keep their keys."""
+    return {
+        name: value
+        for name, value in asdict(limits).items()
+        if name in _FIRST_LIMITS or value != getattr(_KERNEL_LIMITS, name)
+    }
 
 
 def _first_seats_form(seats: tuple[int, ...]) -> int | list[int]:
@@ -307,6 +341,18 @@ class MatchSpec:
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
         ALWAYS,
         table=LIMIT_KEYS,
+        keyed_as=_first_limits_form,
+    )
+    sandbox: SandboxSettings = declare(
+        Option(
+            SandboxSettings(),
+            "How every bot the arena starts is confined: a bubblewrap sandbox in which it "
+            "sees the system read-only, its own folder and a private /tmp, and none of the "
+            "other bots, the database or the logs.",
+            type=dict,
+        ),
+        NONE,
+        table=SANDBOX_KEYS,
     )
     game_options: Mapping[str, Any] = declare(
         Option(

@@ -197,6 +197,8 @@ def _bots(entry: Declared, game_cls: type[Game[Any]], seats: int, registries: Re
     lines.append(f"# The keys of a [[{entry.name}]] table:")
     for item in declared(entry.key.items):
         lines += _comment(f"{item.name}: {item.key.option.help}", indent="#   ")
+        for name, option in (item.key.table or {}).items():
+            lines += _comment(f"{name}: {option.help}", indent="#     ")
     if not builtins:
         lines.append(
             f"# The game {game_cls.name} has no built-in bots: point cmd at your programs."
@@ -219,7 +221,7 @@ def _bots(entry: Declared, game_cls: type[Game[Any]], seats: int, registries: Re
         lines += [f"#   {name}: {_first_line(game_cls.bots[name].summary)}" for name in rest]
     examples = {item.name: item.key.example for item in declared(entry.key.items)}
     lines += ["", "# Your own program:", f"# [[{entry.name}]]", '# name = "mine"']
-    lines += [f"# {_kv(key, examples[key])}" for key in ("cmd", "env", "cwd")]
+    lines += [f"# {_kv(key, examples[key])}" for key in ("cmd", "env", "cwd", "sandbox")]
     lines += ["", "# A bot started by someone else, which connects to the arena by itself:"]
     lines += [f"# [[{entry.name}]]", '# name = "remote"', "# connect = true"]
     if "tcp" in registries.transports:
@@ -262,8 +264,8 @@ def _names(registry: Registry) -> str:
 
 def _kv(key: str, value: Any) -> str:
     """``key = value`` as valid TOML; short arrays stay on one line (tomli_w splits them)."""
-    if isinstance(value, list) and not any(isinstance(v, dict | list) for v in value):
-        return f"{_key(key)} = [{', '.join(_value(v) for v in value)}]"
+    if _flat(value):
+        return f"{_key(key)} = {_value(value)}"
     if isinstance(value, dict):
         return (
             f"{_key(key)} = {{ {', '.join(f'{_key(k)} = {_value(v)}' for k, v in value.items())} }}"
@@ -278,4 +280,11 @@ def _key(key: str) -> str:
 
 
 def _value(value: Any) -> str:
+    if _flat(value):
+        return f"[{', '.join(_value(v) for v in value)}]"
     return tomli_w.dumps({"v": value}).removeprefix("v = ").rstrip("\n")
+
+
+def _flat(value: Any) -> bool:
+    """An array of plain values, which stays on one line."""
+    return isinstance(value, list) and not any(isinstance(v, dict | list) for v in value)

@@ -96,7 +96,7 @@ SANDBOX_KEYS: Mapping[str, Option] = {
 BOT_SANDBOX_KEYS: Mapping[str, Option] = {
     "network": Option(
         None,
-        'This bot\'s network instead of the run\'s: "none" or "host" (a bot the arena starts).',
+        'This bot\'s network instead of the run\'s: "none" or "host".',
         type=str,
         choices=NETWORKS,
     ),

@@ -12,6 +12,7 @@ from match_fakes import FakeGame, Nim, Rps, Stones, make_registries
 from arena_kernel.errors import MatchFileError, PluginError
 from arena_kernel.match.loader import find_line, load_match, read_toml, validate
 from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.sandbox.settings import SandboxSettings
 from arena_kernel.transports.base import Limits
 
 Fails = Callable[[str], str]
@@ -238,6 +239,7 @@ def test_wrong_type_says_expected_and_actual(fails: Fails) -> None:
         ("max_message_kb = 0", "max_message_kb must be at least 1, not 0"),
         ('name = " "', "name must not be empty"),
         ("clock = 3", "clock must be a table, not an integer (3)"),
+        ("sandbox = 3", "sandbox must be a table, not an integer (3)"),
     ],
 )
 def test_top_level_value_errors(fails: Fails, line: str, expected: str) -> None:
@@ -443,6 +445,13 @@ def test_an_empty_table_header_is_invalid_toml_not_a_crash(fails: Fails) -> None
             TWO_BOTS.replace('builtin = "greedy"', 'cmd = ["x"]\ncwd = "~nobody-here-xyz"'),
             "bots[2].cwd: no home folder for",
         ),
+        ('[sandbox]\nread_only = ["~nobody-here-xyz"]\n', "line 3: sandbox.read_only: no home"),
+        (
+            TWO_BOTS.replace(
+                'builtin = "greedy"', 'cmd = ["x"]\n[bots.sandbox]\nwritable = ["~nobody-here-xyz"]'
+            ),
+            "line 11: bots[2].sandbox.writable: no home folder for",
+        ),
     ],
 )
 def test_a_home_folder_of_an_unknown_user_is_a_clear_error(
@@ -516,10 +525,181 @@ def test_game_option_errors_name_the_key(fails: Fails, table: str, expected: str
         ),
         ("[limits]\ncpu_seconds = -1", "line 12: limits.cpu_seconds must be at least 0, not -1"),
         ("[limits]\nstderr_kb = 0", "line 12: limits.stderr_kb must be at least 1, not 0"),
+        ("[limits]\nwrite_mb = -1", "line 12: limits.write_mb must be at least 0, not -1"),
+        ("[limits]\nwrite_mb = 1.5", "line 12: limits.write_mb must be an integer, not a float"),
     ],
 )
 def test_clock_and_limits_errors(fails: Fails, table: str, expected: str) -> None:
     assert fails(f'game = "stones"\n{TWO_BOTS}\n{table}\n').startswith(f"match.toml, {expected}")
+
+
+# The sandbox: [sandbox] for every bot, [bots.sandbox] for one
+
+
+def test_sandbox_tables_load_with_absolute_paths(
+    load: Load, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for folder in ("shared", "data", "home/lib", "bots/b/out", "bots/b/cache", "other"):
+        (tmp_path / folder).mkdir(parents=True)
+    spec = load(
+        'game = "stones"\n'
+        '[sandbox]\nmode = "required"\nnetwork = "host"\ntmp_mb = 16\n'
+        'read_only = ["shared", "~/lib", "/usr"]\nread_write = ["data"]\n'
+        '[[bots]]\nname = "a"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "b"\ncmd = ["./b"]\ncwd = "bots/b"\n'
+        '[bots.sandbox]\nnetwork = "none"\nwritable = ["out", "cache/../cache", "."]\n'
+        'read_only = ["other"]\nread_write = []\n'
+        '[[bots]]\nname = "c"\ncmd = ["./c"]\n'
+        f'sandbox = {{ writable = ["{tmp_path}/data"] }}\n'
+    )
+    assert spec.sandbox == SandboxSettings(
+        mode="required",
+        network="host",
+        tmp_mb=16,
+        read_only=(tmp_path / "shared", tmp_path / "home" / "lib", Path("/usr")),
+        read_write=(tmp_path / "data",),
+    )
+    b = tmp_path / "bots" / "b"
+    assert [bot.sandbox for bot in spec.bots] == [
+        {},
+        {
+            "network": "none",
+            "writable": (b / "out", b / "cache" / ".." / "cache", b),
+            "read_only": (tmp_path / "other",),
+            "read_write": (),
+        },
+        {"writable": (tmp_path / "data",)},  # absolute, inside its folder (the match file's)
+    ]
+
+
+def test_without_sandbox_tables_the_defaults_hold(load: Load) -> None:
+    spec = load('game = "stones"\n' + TWO_BOTS)
+    assert spec.sandbox == SandboxSettings()
+    assert spec.limits.write_mb == Limits().write_mb
+    assert all(bot.sandbox == {} for bot in spec.bots)
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ('[sandbox]\nmod = "none"', 'line 12: sandbox: unknown key "mod" (did you mean "mode"?)'),
+        (
+            '[sandbox]\nmode = "requried"',
+            'line 12: sandbox.mode must be "auto", "required" or "none", not "requried" '
+            '(did you mean "required"?)',
+        ),
+        ("[sandbox]\nmode = true", "line 12: sandbox.mode must be a string, not a boolean"),
+        (
+            '[sandbox]\nnetwork = "all"',
+            'line 12: sandbox.network must be "none" or "host", not "all"',
+        ),
+        ("[sandbox]\ntmp_mb = 0", "line 12: sandbox.tmp_mb must be at least 1, not 0"),
+        (
+            '[sandbox]\nread_only = "shared"',
+            'line 12: sandbox.read_only must be an array of strings, not a string ("shared")',
+        ),
+        ('[sandbox]\nread_write = [""]', "line 12: sandbox.read_write: item 1 must not be empty"),
+        (
+            '[sandbox]\nmode = "none"\nread_write = ["missing"]',
+            "line 13: sandbox.read_write: missing does not exist (a sandbox binds only what "
+            "exists)",
+        ),
+        (
+            '[sandbox]\nread_only = ["match.toml/x"]',
+            "line 12: sandbox.read_only: match.toml/x does not exist",
+        ),
+    ],
+)
+def test_sandbox_table_errors(fails: Fails, table: str, expected: str) -> None:
+    assert fails(f'game = "stones"\n{TWO_BOTS}\n{table}\n').startswith(f"match.toml, {expected}")
+
+
+@pytest.mark.parametrize(
+    ("bot", "expected"),
+    [
+        (
+            'connect = true\nsandbox = { network = "host" }',
+            "line 14: bots[3].sandbox has no effect with connect = true (arena starts no process)",
+        ),
+        (
+            'builtin = "random"\ninproc = true\n[bots.sandbox]\nnetwork = "host"',
+            "line 15: bots[3].sandbox has no effect with inproc = true (arena starts no process)",
+        ),
+        (
+            'connect = true\n[bots.sandbox]\nwritable = ["out"]',
+            "line 14: bots[3].sandbox has no effect with connect = true",
+        ),
+        (
+            'cmd = ["x"]\nsandbox = 1',
+            "line 14: bots[3].sandbox must be a table, not an integer (1)",
+        ),
+        (
+            'cmd = ["x"]\n[bots.sandbox]\nwriteable = ["out"]',
+            'line 15: bots[3].sandbox: unknown key "writeable" (did you mean "writable"?); '
+            "allowed: network, writable, read_only, read_write",
+        ),
+        (
+            'cmd = ["x"]\nsandbox = { tmp_mb = 8 }',
+            'line 14: bots[3].sandbox: unknown key "tmp_mb"',
+        ),
+        (
+            'cmd = ["x"]\n[bots.sandbox]\nnetwork = "hots"',
+            'line 15: bots[3].sandbox.network must be "none" or "host", not "hots" '
+            '(did you mean "host"?)',
+        ),
+        (
+            'cmd = ["x"]\n[bots.sandbox]\nwritable = "out"',
+            'line 15: bots[3].sandbox.writable must be an array of strings, not a string ("out")',
+        ),
+        (
+            'builtin = "random"\n[bots.sandbox]\nwritable = ["out"]',
+            'line 15: bots[3].sandbox.writable: bot "c" has no folder of its own; give it a cwd',
+        ),
+        (
+            'cmd = ["x"]\ncwd = "bots"\n[bots.sandbox]\nwritable = ["../shared"]',
+            'line 16: bots[3].sandbox.writable: "../shared" is outside the folder of bot "c" '
+            "(bots); a bot may write only inside its cwd",
+        ),
+        (
+            'cmd = ["x"]\ncwd = "bots"\n[bots.sandbox]\nwritable = ["/tmp"]',
+            'line 16: bots[3].sandbox.writable: "/tmp" is outside the folder of bot "c"',
+        ),
+        (
+            'cmd = ["x"]\ncwd = "bots"\nsandbox = { writable = ["~"] }',
+            'line 15: bots[3].sandbox.writable: "~" is outside the folder of bot "c"',
+        ),
+        (
+            'cmd = ["x"]\ncwd = "bots"\nsandbox = { writable = ["out"] }',
+            "line 15: bots[3].sandbox.writable: bots/out does not exist",
+        ),
+        (
+            'cmd = ["x"]\nsandbox = { read_only = ["lib"] }',
+            "line 14: bots[3].sandbox.read_only: lib does not exist",
+        ),
+        (
+            'cmd = ["x"]\ncwd = "bots"\n[bots.sandbox]\nread_write = ["nothing-here"]',
+            "line 16: bots[3].sandbox.read_write: nothing-here does not exist",
+        ),
+    ],
+)
+def test_bot_sandbox_errors(fails: Fails, tmp_path: Path, bot: str, expected: str) -> None:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "shared").mkdir()
+    message = fails(f'game = "stones"\n{TWO_BOTS}\n[[bots]]\nname = "c"\n{bot}\n')
+    assert message.startswith(f"match.toml, {expected}"), message
+
+
+def test_a_writable_path_may_not_leave_the_bots_folder_by_a_symlink(
+    fails: Fails, tmp_path: Path
+) -> None:
+    (tmp_path / "bots" / "c").mkdir(parents=True)
+    (tmp_path / "bots" / "c" / "up").symlink_to(tmp_path)
+    text = f'game = "stones"\n{TWO_BOTS}\n[[bots]]\nname = "c"\ncmd = ["x"]\ncwd = "bots/c"\n'
+    assert fails(text + 'sandbox = { writable = ["up"] }\n') == (
+        'match.toml, line 15: bots[3].sandbox.writable: "up" is outside the folder of bot "c" '
+        "(bots/c); a bot may write only inside its cwd"
+    )
 
 
 def test_gauntlet_checks(fails: Fails, load: Load) -> None:

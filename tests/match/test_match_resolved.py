@@ -13,6 +13,7 @@ from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.sandbox.settings import BotSandbox
 from arena_kernel.testing.nim import Nim
 
 MATCH = """\
@@ -78,6 +79,32 @@ def test_each_bot_gets_its_program_and_transport(tmp_path: Path) -> None:
     assert bots["mine"].program.argv == ("./bot",)  # Nim has no bot_args
     assert bots["mine"].transport is bots["other"].transport, "one tcp listener for the run"
     assert bots["mine"].transport.config == {"host": "127.0.0.1", "port": 0}
+
+
+def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(tmp_path: Path) -> None:
+    for folder in ("shared", "lib", "out", "data"):
+        (tmp_path / folder).mkdir()
+    text = MATCH.replace(
+        "[[bots]]\n",
+        '[sandbox]\nnetwork = "host"\ntmp_mb = 16\nread_only = ["shared"]\n\n[[bots]]\n',
+        1,
+    ).replace(
+        'cmd = ["./bot"]\n',
+        'cmd = ["./bot"]\nsandbox = { network = "none", writable = ["out"], read_only = ["lib"], '
+        'read_write = ["data"] }\n',
+    )
+    bots = resolved(tmp_path / "m.toml", text).bots
+    run = BotSandbox(network="host", tmp_mb=16, read_only=(tmp_path / "shared",))
+    assert bots["program"].sandbox == bots["other"].sandbox == run
+    assert bots["mine"].sandbox == BotSandbox(
+        network="none",
+        tmp_mb=16,
+        writable=(tmp_path / "out",),
+        read_only=(tmp_path / "shared", tmp_path / "lib"),
+        read_write=(tmp_path / "data",),
+    )
+    plain = resolved(tmp_path / "m.toml", MATCH).bots
+    assert all(bot.sandbox == BotSandbox() for bot in plain.values())
 
 
 def test_each_transport_is_listed_once(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
 from arena_kernel.match.starter import starter_file
 from arena_kernel.options import Option
 from arena_kernel.registries.registry import Entry
+from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.tcp import TcpTransport
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -132,6 +133,32 @@ def test_existing_files_keep_the_key_their_runs_were_stored_under(load, name, ke
     assert load(FILES[name]).key() == key
 
 
+def test_the_sandbox_never_changes_the_run(load, tmp_path: Path) -> None:
+    """The store records which mode each game ran under: a run started unsandboxed may
+    resume sandboxed, with other paths or network."""
+    (tmp_path / "shared").mkdir()
+    sandbox = '[sandbox]\nmode = "none"\nnetwork = "host"\ntmp_mb = 8\nread_only = ["shared"]\n'
+    text = FILES["everything"].replace("[clock]\n", sandbox + "[clock]\n")
+    text = text.replace(
+        'transport = "stdio"\n',
+        'transport = "stdio"\nsandbox = { network = "none", read_write = ["shared"] }\n',
+    )
+    spec = load(text)
+    assert (spec.sandbox.mode, spec.bots[1].sandbox["network"]) == ("none", "none")
+    assert spec.key() == "cdb5e5bd9cc36253"
+
+
+@pytest.mark.parametrize(
+    ("line", "same"),
+    [("", True), ("write_mb = 64", True), ("write_mb = 0", False), ("write_mb = 65", False)],
+)
+def test_a_limit_added_since_is_in_the_key_only_away_from_its_default(load, line, same) -> None:
+    """``write_mb`` joined [limits] after runs were stored: a file that does not set it,
+    or sets the default, resumes them; another cap is a run of its own."""
+    text = FILES["everything"].replace("stderr_kb = 16\n", f"stderr_kb = 16\n{line}\n")
+    assert (load(text).key() == "cdb5e5bd9cc36253") is same
+
+
 def test_only_the_fields_of_the_first_run_key_are_always_in_it() -> None:
     """A field that joined these would change the key of every stored run: none may."""
     always = {
@@ -233,10 +260,16 @@ def test_the_key_table_is_printed_by_the_schema_module() -> None:
     )
     assert done.stdout == markdown(MatchSpec)
     lines = done.stdout.splitlines()
-    assert len(lines) == 2 + sum(
-        1 + len(e.key.table or {}) + len(declared(e.key.items) if e.key.items else ())
-        for e in declared(MatchSpec)
-    )
+
+    def rows(spec_class: type) -> int:
+        """A row per key, per key of its table, and per key of each table of an array."""
+        return sum(
+            1 + len(e.key.table or {}) + (rows(e.key.items) if e.key.items else 0)
+            for e in declared(spec_class)
+        )
+
+    assert len(lines) == 2 + rows(MatchSpec)
+    assert "| `[bots.sandbox] writable` |" in done.stdout
 
 
 def comments(text: str) -> str:
@@ -251,7 +284,7 @@ def test_the_starter_file_writes_every_declared_key_with_its_help() -> None:
         assert " ".join(entry.key.option.help.split()) in said, entry.name
         if entry.key.items is None and entry.key.option.value_type is not dict:
             assert re.search(rf"^(# )?{entry.name} = ", text, re.MULTILINE), entry.name
-    for table, keys in (("clock", CLOCK_KEYS), ("limits", LIMIT_KEYS)):
+    for table, keys in (("clock", CLOCK_KEYS), ("limits", LIMIT_KEYS), ("sandbox", SANDBOX_KEYS)):
         section = text.split(f"\n[{table}]\n")[1].split("\n\n")[0]
         assert [line.split(" = ")[0] for line in section.splitlines() if " = " in line] == list(
             keys
@@ -259,6 +292,23 @@ def test_the_starter_file_writes_every_declared_key_with_its_help() -> None:
         assert all(" ".join(option.help.split()) in said for option in keys.values())
     for item in declared(BotSpec):
         assert f"{item.name}: {' '.join(item.key.option.help.split())}" in said, item.name
+    for name, option in BOT_SANDBOX_KEYS.items():
+        assert f"{name}: {' '.join(option.help.split())}" in said, name
+    assert "\n[sandbox]\n" in text and '\nmode = "auto"\n' in text
+
+
+def test_the_starter_files_sandbox_examples_load(tmp_path: Path) -> None:
+    """Its [sandbox] at the defaults, and the commented bot's own table once uncommented."""
+    registries = make_registries(Stones, Nim, Rps)
+    text = starter_file("stones", registries)
+    (tmp_path / "bots" / "out").mkdir(parents=True)
+    block = text.split("# Your own program:\n")[1].split("\n\n")[0]
+    mine = text.replace(block, re.sub("^# ", "", block, flags=re.MULTILINE))
+    path = tmp_path / "m.toml"
+    spec = validate(tomllib.loads(mine), path, mine, registries)
+    assert spec.sandbox == SandboxSettings()
+    assert spec.bots[-1].name == "mine"
+    assert spec.bots[-1].sandbox == {"writable": (tmp_path / "bots" / "out",)}
 
 
 class Relay(TcpTransport):
