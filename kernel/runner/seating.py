@@ -59,9 +59,8 @@ class Lineup:
             check_program(bot.program, source)
         check_writable_folder(spec.logs, "logs", source)
         check_writable_folder(spec.database.parent, "database", source)
-        if hasattr(spec, "sandbox"):  # TEMPORARY until the loader lands [sandbox]
-            self._sandboxes = RunSandboxes(self.match)
-            self.sandbox, self.sandbox_note = self._sandboxes.mode, self._sandboxes.note
+        self._sandboxes = RunSandboxes(self.match)
+        self.sandbox, self.sandbox_note = self._sandboxes.mode, self._sandboxes.note
         for transport in self.match.transports:
             await transport.prepare()
 

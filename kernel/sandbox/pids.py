@@ -62,14 +62,25 @@ def _usable(parent: Path) -> bool:
 
 @functools.cache
 def pids_parent() -> Path | None:
-    """The cgroup under which each bot gets its own ``pids`` cgroup, or None."""
+    """The cgroup under which each bot gets its own ``pids`` cgroup, or None. Cgroups an
+    arena killed before its bots ended left behind are removed on the way."""
     mounts, own = _mount_points(), _own_cgroups()
     for hierarchy in ("", "pids"):
         if hierarchy in mounts and hierarchy in own:
             parent = mounts[hierarchy] / own[hierarchy].lstrip("/")
             if _usable(parent):
+                _remove_stale(parent)
                 return parent
     return None
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the empty cgroups of arenas that are gone (``arena-PID-N``, PID not running)."""
+    for child in parent.glob("arena-*-*"):
+        pid = child.name.split("-")[1]
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+            with contextlib.suppress(OSError):
+                child.rmdir()
 
 
 class PidsCgroup:

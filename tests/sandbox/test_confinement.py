@@ -19,6 +19,7 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.sandbox.bwrap import Sandbox, private_env
+from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.runtime import command_needs
 from arena_kernel.sandbox.view import View
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch, Limits
@@ -263,3 +264,58 @@ def test_a_sandboxed_tcp_bot_that_never_connects_is_a_connect_error(tmp_path, sa
         return str(caught.value)
 
     assert run(main()) == 'bot "bot" did not connect within 1 s'
+
+
+def test_a_cgroup_caps_the_processes_of_one_bot_and_is_removed_after_it(tmp_path, sandbox):
+    parent = pids_parent()
+    if parent is None:
+        pytest.skip("no pids cgroup arena may create here (RLIMIT_NPROC is the cap)")
+    script = tmp_path / "forks.py"
+    script.write_text(
+        "import os, time\n"
+        "made = 0\n"
+        "try:\n"
+        "    while made < 50:\n"
+        "        if os.fork() == 0:\n"
+        "            time.sleep(30)\n"
+        "            os._exit(0)\n"
+        "        made += 1\n"
+        "except OSError as exc:\n"
+        "    print(made, exc.strerror, flush=True)\n"
+    )
+    launch = launch_in(
+        tmp_path, sandbox.bwrap, (sys.executable, str(script)), limits=Limits(processes=8)
+    )
+    assert launch.sandbox is not None
+    launch = replace(launch, sandbox=replace(launch.sandbox, pids_parent=parent))
+
+    async def main() -> tuple[bytes, list[Path]]:
+        conn = await StdioTransport().connect(launch)
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        async with asyncio.timeout(30):
+            while b"\n" not in rec.data:
+                await asyncio.sleep(0.02)
+        during = list(parent.glob(f"arena-{os.getpid()}-*"))
+        await conn.close()
+        return bytes(rec.data), during
+
+    said, during = run(main())
+    made, reason = said.decode().split(" ", 1)
+    assert int(made) < 8 and reason.strip() == "Resource temporarily unavailable"
+    assert len(during) == 1 and not during[0].exists()
+
+
+def test_cgroups_left_by_a_dead_arena_are_removed(sandbox):
+    parent = pids_parent()
+    if parent is None:
+        pytest.skip("no pids cgroup arena may create here")
+    stale = parent / "arena-4194303-0"  # above any pid_max: never a running arena
+    stale.mkdir()
+    try:
+        pids_parent.cache_clear()
+        assert pids_parent() == parent
+        assert not stale.exists()
+    finally:
+        if stale.exists():
+            stale.rmdir()
