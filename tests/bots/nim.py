@@ -1,0 +1,30 @@
+"""A Nim bot as a plain Python program (it imports nothing of arena), written from the test
+game's protocol (kernel/testing/nim.py): it answers ``move <pile>`` with ``take <k>``,
+leaving a multiple of four when it can.
+
+First it writes to stderr what the sandbox tests read (tests/sandbox): its process id and,
+when ``$SANDBOX_PEEK`` names a file, whether it can see that file.
+"""
+
+import os
+import sys
+
+
+def report() -> None:
+    line = f"pid {os.getpid()}"
+    peek = os.environ.get("SANDBOX_PEEK")
+    if peek:
+        line += f", {peek} {'visible' if os.path.exists(peek) else 'hidden'}"
+    print(line, file=sys.stderr, flush=True)
+
+
+def main() -> None:
+    report()
+    for line in sys.stdin:
+        words = line.split()
+        if words[:1] == ["move"]:
+            print(f"take {int(words[1]) % 4 or 1}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

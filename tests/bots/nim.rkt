@@ -1,0 +1,28 @@
+#lang racket/base
+;; A Nim bot in Racket, written from the test game's protocol (kernel/testing/nim.py).
+;; Usage: racket nim.rkt. It answers "move <pile>" with "take <k>", leaving a multiple of
+;; four when it can. First it writes to stderr what the sandbox tests read (tests/sandbox):
+;; its process id and, when $SANDBOX_PEEK names a file, whether it can see that file.
+(require racket/os racket/string)
+
+(define (report)
+  (define peek (getenv "SANDBOX_PEEK"))
+  (eprintf "pid ~a~a\n"
+           (getpid)
+           (if peek
+               (format ", ~a ~a" peek (if (file-exists? peek) "visible" "hidden"))
+               "")))
+
+(define (answer line)
+  (define words (string-split line))
+  (when (and (pair? words) (equal? (car words) "move"))
+    (define left (modulo (string->number (cadr words)) 4))
+    (printf "take ~a\n" (if (zero? left) 1 left))
+    (flush-output)))
+
+(report)
+(let loop ()
+  (define line (read-line (current-input-port) 'linefeed))
+  (unless (eof-object? line)
+    (answer line)
+    (loop)))
