@@ -123,8 +123,9 @@ def skip_unless_ci(reason: str) -> NoReturn:
 @pytest.fixture
 def sandbox() -> Probe:
     """The probe of this machine's sandbox, for tests that run bots sandboxed (``mode =
-    "required"``); skips with the probe's reason where bots cannot be sandboxed here."""
+    "required"``); skips with the probe's reason where such a run would be refused (no
+    working bwrap, or no cap on a sandboxed bot's processes)."""
     found = probe()
-    if found.problem is not None:
-        skip_unless_ci(f"bots cannot be sandboxed here: {found.problem}")
+    if problem := found.problem or found.cap_problem:
+        skip_unless_ci(f"bots cannot be sandboxed here: {problem}")
     return found
