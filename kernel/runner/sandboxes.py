@@ -17,7 +17,13 @@ from arena_kernel.match.resolved import ResolvedBot, ResolvedMatch
 from arena_kernel.sandbox.bwrap import Sandbox, private_env, same_path
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
-from arena_kernel.sandbox.runtime import command_needs, inside, package_folders, python_runtime
+from arena_kernel.sandbox.runtime import (
+    command_needs,
+    inside,
+    package_folders,
+    python_runtime,
+    runs_arena_python,
+)
 from arena_kernel.sandbox.view import View
 
 DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
@@ -70,12 +76,13 @@ class RunSandboxes:
             return None
         folder = same_path(bot.program.cwd) if bot.program.cwd is not None else None
         own = self._named(bot)
+        # Another bot's things matter only where this bot could see them: in its folder.
         hidden = self._hidden | {
             path
             for other in self.match.bots.values()
             if other.spec.name != name
             for path in self._named(other)
-            if path not in own and not (folder is not None and inside(folder, [path]))
+            if folder is not None and inside(path, [folder]) and path not in own
         }
         needs = [
             path
@@ -121,7 +128,9 @@ class RunSandboxes:
         if bot.spec.builtin is not None:
             builtin = type(self.match.game).bots[bot.spec.builtin]
             return (*python_runtime(), *package_folders(builtin.module))
-        needs = command_needs(program.argv, folder, program.env)
+        needs = list(command_needs(program.argv, folder, program.env))
+        if runs_arena_python(program.argv, folder, program.env):
+            needs += python_runtime()  # python -m arena_...: the arena's packages too
         return [p for p in needs if folder is None or not inside(p, [folder])]
 
 

@@ -14,7 +14,7 @@ import importlib.util
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from arena_kernel.sandbox.view import SYSTEM
@@ -62,6 +62,20 @@ def package_folders(module: str) -> list[Path]:
     return [Path(os.path.realpath(spec.origin))] if spec.origin else []
 
 
+def _program(argv0: str, cwd: Path | None, env: Mapping[str, str]) -> Path | None:
+    """The program ``argv0`` names, found as ``exec`` finds it, or None."""
+    if "/" in argv0:
+        return Path(os.path.abspath((cwd or Path.cwd()) / argv0))
+    found = shutil.which(argv0, path=env.get("PATH", os.defpath))
+    return Path(found) if found is not None else None
+
+
+def runs_arena_python(argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> bool:
+    """Whether a command runs the arena's own Python (which may run arena's modules)."""
+    program = _program(argv[0], cwd, env) if argv else None
+    return program is not None and os.path.realpath(program) == os.path.realpath(sys.executable)
+
+
 def command_needs(
     argv: Iterable[str], cwd: Path | None, env: Mapping[str, str]
 ) -> tuple[Path, ...]:
@@ -74,9 +88,8 @@ def command_needs(
         return ()
     needs: list[Path] = []
     base = cwd or Path.cwd()
-    found = argv[0] if "/" in argv[0] else shutil.which(argv[0], path=env.get("PATH", os.defpath))
-    if found is not None:
-        program = Path(os.path.abspath(base / found))
+    program = _program(argv[0], cwd, env)
+    if program is not None:
         needs += [installation(program), installation(Path(os.path.realpath(program)))]
     for arg in argv[1:]:
         if arg and os.path.exists(base / arg):

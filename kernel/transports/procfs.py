@@ -60,11 +60,12 @@ def read_stat(pid: int | str) -> Stat | None:
 
 def all_processes() -> Iterator[Stat]:
     """Every process on the machine (of this PID namespace), once each."""
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            stat = read_stat(entry.name)
-            if stat is not None:
-                yield stat
+    with os.scandir("/proc") as entries:  # closed even when the caller stops early
+        for entry in entries:
+            if entry.name.isdigit():
+                stat = read_stat(entry.name)
+                if stat is not None:
+                    yield stat
 
 
 def descendants(roots: Iterable[int], table: Iterable[Stat]) -> list[Stat]:
