@@ -6,6 +6,10 @@ Every process the hostile bots (tests/bots/escaper.*) start writes a pid file; e
 of a run also carries an environment variable with a value of the test's own (LEAK_PROBE),
 which a process keeps unless it empties its environment. A process of the run still
 alive is found by either, and also by ``no_leftover_processes`` (our descendants).
+
+The escapers run unsandboxed (``UNSANDBOXED``): these tests prove arena's own process
+control, which is what holds where bubblewrap does not, and they need the escapers' pid
+files. In a sandbox the bot's PID namespace ends them all (tests/sandbox).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ ESCAPERS = {
     "shell": (str(BOTS / "escaper.sh"),),
 }
 PROBE = "LEAK_PROBE"
+UNSANDBOXED = '[sandbox]\nmode = "none"\n'
 ARENA = (sys.executable, "-m", "arena_kernel.cli.main", "run", "--quiet")
 
 
@@ -106,6 +111,7 @@ def test_what_a_bot_leaves_behind_ends_with_the_run(
         """
         + hostiles.bot("escaper", language, mode, *tcp_flags(transport))
         + '[[bots]]\nname = "optimal"\nbuiltin = "optimal"\ninproc = true\n'
+        + UNSANDBOXED
     )
     summary = run_match(path)
     assert summary.played == 2 and summary.errors == []
@@ -133,6 +139,7 @@ def test_bots_that_ignore_the_end_of_their_input_die_with_a_killed_arena(
         """
         + hostiles.bot("python", "python", "setsid", *flags)
         + hostiles.bot("shell", "shell", "double-fork", *flags)
+        + UNSANDBOXED
     )
     arena = subprocess.Popen([*ARENA, str(path)], start_new_session=True)
     try:
@@ -163,6 +170,7 @@ def test_a_second_interrupt_does_not_cut_the_ending_of_bots_short(
         """
         + hostiles.bot("python", "python", "setsid", "--ignore-eof", "--mute")
         + hostiles.bot("shell", "shell", "setsid", "--ignore-eof", "--mute")
+        + UNSANDBOXED
     )
     arena = subprocess.Popen(
         [*ARENA, str(path)], stderr=subprocess.PIPE, text=True, start_new_session=True
