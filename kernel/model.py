@@ -88,6 +88,14 @@ class RunInfo:
     total_games: int
     done_games: int
     database: str
+    sandbox: str | None = field(default=None, kw_only=True)
+    """While the run plays: what the bots it starts run under, ``"bwrap"`` or ``"none"``
+    (in-process bots and bots that connect by themselves are never sandboxed). None for a
+    run read from the store, or one with no game left to play."""
+    sandbox_note: str | None = field(default=None, kw_only=True)
+    """While the run plays: a warning about its sandbox for the run's header (bots run
+    unsandboxed because this machine cannot sandbox them, or their processes cannot be
+    capped), or None."""
 
 
 @dataclass(frozen=True)
@@ -130,3 +138,8 @@ class GameRecord:
     stderr_logs: dict[int, str] = field(default_factory=dict)
     """Seat -> path of that bot's stderr log for this game."""
     extra: dict[str, Any] = field(default_factory=dict)
+    sandbox: str | None = None
+    """What the game's bots ran under: ``"bwrap"`` when the arena started at least one of
+    them, each in a bubblewrap sandbox; ``"none"`` when it started them unsandboxed, or
+    started none (bots in-process or connecting by themselves, which no sandbox of the
+    arena's holds, or a game not played); None: not known."""

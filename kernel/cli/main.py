@@ -103,15 +103,14 @@ def run(match_file: Path, plugins: tuple[str, ...], concurrency: int | None, qui
 
     with user_errors():
         prepared = prepare(match_file, plugins, concurrency=concurrency)
-        progress = None if quiet else ProgressReport(prepared.spec.name)
+        progress = ProgressReport(prepared.spec.name, bar=not quiet)
         try:
-            summary = run_prepared(prepared, [progress] if progress else [])
+            summary = run_prepared(prepared, [progress])
         except KeyboardInterrupt:
             click.echo("\narena: interrupted; run the same match file again to resume", err=True)
             sys.exit(130)
         finally:
-            if progress is not None:
-                progress.finish()
+            progress.finish()
     _print_summary(summary)
     sys.exit(1 if summary.errors else 0)
 
@@ -125,17 +124,24 @@ def _print_summary(summary: RunSummary) -> None:
     )
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    _print_standings(summary.standings, summary.faults)
+    _print_standings(summary.standings, summary.faults, summary.sandboxes)
 
 
-def _print_standings(standings: list[Standings], faults: Standings | None) -> None:
-    """The scorers' tables, then (when any bot lost a game to a fault) the faults table."""
+def _print_standings(
+    standings: list[Standings], faults: Standings | None, sandboxes: dict[str, int]
+) -> None:
+    """The scorers' tables, then (when any bot lost a game to a fault) the faults table,
+    then what the games' bots ran under (``sandboxes``: games per sandbox mode)."""
     for table in [*standings, *([faults] if faults else [])]:
         click.echo("")
         click.echo(table.title)
         click.echo(render(table.columns, table.rows))
         for note in table.notes:
             click.echo(f"  note: {note}")
+    if sandboxes:
+        counts = (f"{mode} ({n} game{'' if n == 1 else 's'})" for mode, n in sandboxes.items())
+        click.echo("")
+        click.echo(f"sandbox: {', '.join(counts)}")
 
 
 @cli.command(
@@ -150,8 +156,12 @@ def plugins(plugins: tuple[str, ...]) -> None:
     Installed plugins that are left out are listed last: broken ones (they failed to
     load; the reason is shown, and every command works without them) and disabled ones.
     """
+    from arena_kernel.sandbox.probe import probe
+
     with user_errors():
         pm, registries = registries_with(plugins)
+    if not probe().works:
+        click.echo(f"arena: warning: {probe().describe()}", err=True)
     for kind, registry in registries.by_kind().items():
         rows = [
             (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
@@ -173,7 +183,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE."""
     from arena_kernel.scoring.standings import run_standings
-    from arena_kernel.store.sqlite import Store
+    from arena_kernel.store.sqlite import Store, sandbox_counts
 
     with user_errors():
         _require_file(database)
@@ -191,7 +201,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables, faults)
+    _print_standings(tables, faults, sandbox_counts(results))
 
 
 @cli.command()
@@ -233,6 +243,25 @@ def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
         except OSError as exc:
             raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
     click.echo(f"wrote {output}; run it with: arena run {output}")
+
+
+@cli.command()
+def doctor() -> None:
+    """Check whether this machine can run bots sandboxed.
+
+    It says whether bwrap works here (and its version), what caps a sandboxed bot's
+    processes, whether the commands bots are started through are installed, and how
+    many plugins are installed.
+
+    Exits 0 when a run with [sandbox] mode = "required" would start here (bwrap works,
+    each sandboxed bot's processes can be capped, setpriv and prlimit are installed),
+    1 otherwise.
+    """
+    from arena_kernel.cli.doctor import checkup
+
+    with user_errors():
+        pm, _registries = registries_with(())
+    sys.exit(0 if checkup(pm) else 1)
 
 
 cli.add_command(new_game)

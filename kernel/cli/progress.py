@@ -1,4 +1,4 @@
-"""The progress bar of ``arena run``: an observer plugin on the run's notification hooks."""
+"""The progress report of ``arena run``: an observer plugin on the run's notification hooks."""
 
 from __future__ import annotations
 
@@ -10,16 +10,32 @@ import click
 from arena_kernel.markers import hookimpl
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 
+SANDBOX_MEANS = {
+    "bwrap": "every bot the arena starts runs in a bubblewrap sandbox",
+    "none": 'bots run with your rights, as [sandbox] mode = "none" asks',
+}
+"""The run header's line for a run's sandbox that comes with no warning."""
+
 
 class ProgressReport:
-    """Registered by the CLI like any third-party observer would be."""
+    """Registered by the CLI like any third-party observer would be: on stderr, the run's
+    header (its sandbox), then a progress bar. Without ``bar`` (``arena run --quiet``) the
+    header keeps only a warning: bots that run unsandboxed, or uncapped, must not pass
+    unnoticed."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, *, bar: bool = True) -> None:
         self.label = label
+        self.wants_bar = bar
         self.bar: Any = None
 
     @hookimpl
     def arena_run_start(self, run: RunInfo) -> None:
+        if run.sandbox_note is not None:
+            click.echo(f"arena: {run.sandbox_note}", err=True)
+        elif run.sandbox is not None and self.wants_bar:
+            click.echo(f"sandbox: {run.sandbox} ({SANDBOX_MEANS[run.sandbox]})", err=True)
+        if not self.wants_bar:
+            return
         todo = run.total_games - run.done_games
         self.bar = click.progressbar(
             length=max(todo, 1),

@@ -13,9 +13,10 @@ def transcript(store: Store, game_id: int) -> str:
     game = store.game(game_id)
     names = list(game.seating)
     started = datetime.datetime.fromtimestamp(game.started_at).isoformat(timespec="seconds")
+    sandbox = f", sandbox {game.sandbox}" if game.sandbox is not None else ""
     lines = [
         f"game {game_id}: run {game.run_id}, game #{game.index}, seed {game.seed}, "
-        f"started {started}, {game.duration:.3f} s",
+        f"started {started}, {game.duration:.3f} s{sandbox}",
         f"result: {game.reason}" + (" (void)" if game.void else ""),
     ]
     for seat, name in enumerate(names):

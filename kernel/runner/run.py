@@ -31,7 +31,7 @@ from arena_kernel.runner.seating import Lineup, close_all
 from arena_kernel.scoring.base import Standings
 from arena_kernel.scoring.standings import run_standings
 from arena_kernel.store.lock import exclusive_run
-from arena_kernel.store.sqlite import Store
+from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
 
 T = TypeVar("T")
 
@@ -51,7 +51,9 @@ class RunSummary:
     """What a run did: games played now, games found already stored, referee errors.
 
     ``faults`` counts, per bot, the games it lost with a fault of its own, by kind (None:
-    no bot lost a game to a fault)."""
+    no bot lost a game to a fault). ``sandboxes`` counts the run's stored games by the
+    sandbox they ran under (:func:`~arena_kernel.store.sqlite.sandbox_counts`): those of
+    an earlier, resumed invocation may differ."""
 
     run: RunInfo
     played: int = 0
@@ -59,6 +61,7 @@ class RunSummary:
     errors: list[str] = field(default_factory=list)
     standings: list[Standings] = field(default_factory=list)
     faults: Standings | None = None
+    sandboxes: dict[str, int] = field(default_factory=dict)
 
 
 class RefereeError(Exception):
@@ -135,6 +138,10 @@ class Runner:
         self.run = self.store.open_run(
             spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
         )
+        if sessions:
+            self.run = dataclasses.replace(
+                self.run, sandbox=lineup.sandbox, sandbox_note=lineup.sandbox_note
+            )
         self.summary = RunSummary(self.run, skipped=len(done))
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.disqualified = self.store.disqualified(self.run.run_id)
@@ -160,15 +167,17 @@ class Runner:
             await asyncio.gather(*tasks, return_exceptions=True)
         if len(self.store.finished(self.run.run_id)) == len(self.schedule):
             self.store.finish_run(self.run.run_id)
-        self.summary.standings, self.summary.faults = self.standings()
+        results = self.store.results(self.run.run_id)
+        self.summary.standings, self.summary.faults = self.standings(results)
+        self.summary.sandboxes = sandbox_counts(results)
         self.observers.notify(
             hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
         )
         return self.summary
 
-    def standings(self) -> tuple[list[Standings], Standings | None]:
-        """One table per scorer, and the games each bot lost to faults."""
-        results = self.store.results(self.run.run_id)
+    def standings(self, results: list[StoredGame]) -> tuple[list[Standings], Standings | None]:
+        """One table per scorer, and the games each bot lost to faults, of the run's stored
+        ``results``."""
         names = [b.name for b in self.spec.bots]
         return run_standings(results, names, self.spec.scorers, self.registries.scorers.cls)
 
@@ -188,7 +197,8 @@ class Runner:
             return False
         seats = len(game.seating)
         outcome = Outcome([1] * seats, f"not played: {', '.join(out)} disqualified", void=True)
-        self.store.save_game(self.run.run_id, GameRecord(game=game, outcome=outcome))
+        record = GameRecord(game=game, outcome=outcome, sandbox="none")
+        self.store.save_game(self.run.run_id, record)
         self.summary.played += 1
         return True
 
@@ -314,11 +324,18 @@ class Runner:
                 for seat, ch in enumerate(channels)
                 if (log_dir / f"{ch.identifier}.stderr").exists()
             },
+            sandbox=self._sandbox(game.seating),
         )
         self.store.save_game(self.run.run_id, record)
         self.disqualified.update(game.seating[seat] for seat in outcome.disqualified)
         self.summary.played += 1
         self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
+
+    def _sandbox(self, seating: Sequence[str]) -> str:
+        """What a game of the bots in ``seating`` ran under (:attr:`GameRecord.sandbox`):
+        the run's sandbox if the arena started any of them, else ``"none"``."""
+        started = any(self.match.bots[name].program.argv is not None for name in seating)
+        return self.run.sandbox if started and self.run.sandbox is not None else "none"
 
 
 def _check_outcome(outcome: Any, seats: int) -> None:

@@ -17,7 +17,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -31,8 +32,9 @@ APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version``; bump it (and teach :class:`Store` to migrate) on schema changes."""
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version``; bump it, and add the step from the previous version to
+:data:`_MIGRATIONS`, on schema changes."""
 
 BUSY_TIMEOUT_MS = 30_000
 """How long a writer waits for another process holding the write lock (``arena standings``
@@ -61,6 +63,7 @@ _SCHEMA = (
         void        INTEGER NOT NULL,
         details     TEXT    NOT NULL,
         extra       TEXT    NOT NULL,
+        sandbox     TEXT,
         UNIQUE (run_id, idx)
     )""",
     """CREATE TABLE seats (
@@ -98,6 +101,14 @@ _SCHEMA = (
 ``events`` are clustered on their primary key: a game's rows are read back in one range
 scan, in seat and event order."""
 
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE games ADD COLUMN sandbox TEXT",),
+}
+"""Per older schema version, the statements that bring a database of that version to the
+next one. A file is brought to :data:`SCHEMA_VERSION` when it is opened, all steps in one
+transaction: what a newer arena adds to a game an older one could not know is NULL (a
+game stored before version 2 has no ``sandbox``: "unknown")."""
+
 _DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 """SQLite's (primary) error names for a file that is not, or no longer, a readable database."""
 
@@ -121,6 +132,21 @@ class StoredGame:
     first_faults: tuple[str | None, ...] = field(default=(), kw_only=True)
     """Per seat, the kind of that seat's first fault in the game (None: it had none), what
     the faults table of the standings counts; empty for a result not read from a store."""
+    sandbox: str | None = field(default=None, kw_only=True)
+    """What the game's bots ran under, as :attr:`GameRecord.sandbox
+    <arena_kernel.model.GameRecord.sandbox>` says: ``"bwrap"`` or ``"none"``; None when
+    unknown (a game stored by an arena that did not record it, or a result not read from
+    a store)."""
+
+
+UNKNOWN_SANDBOX = "unknown"
+"""How a game whose sandbox was not recorded is counted and shown."""
+
+
+def sandbox_counts(games: Iterable[StoredGame]) -> dict[str, int]:
+    """How many of ``games`` ran under each sandbox mode, the modes in the order they first
+    appear (what ``arena run`` and ``arena standings`` print under the standings)."""
+    return dict(Counter(game.sandbox or UNKNOWN_SANDBOX for game in games))
 
 
 @dataclass(frozen=True)
@@ -194,40 +220,50 @@ class Store:
     # -- opening -------------------------------------------------------------------------
 
     def _prepare(self) -> None:
-        """Check the file is ours (or empty) before writing a single byte to it."""
+        """Check the file is ours (or empty) before writing a single byte to it, then create
+        the tables or bring an older schema up to date (readers too: ``arena standings`` on
+        a file of an older arena migrates it, which takes a moment whatever its size)."""
         db = self._db
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        empty = self._check_identity()
+        version = self._check_identity()
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
-        if empty:
-            with self._write():
-                # Another process may have initialised the file since we looked.
-                if self._check_identity():
-                    for statement in _SCHEMA:
-                        db.execute(statement)
+        if version == SCHEMA_VERSION:
+            return
+        with self._write():
+            # Another process may have initialised or migrated the file since we looked.
+            version = self._check_identity()
+            if version is None:
+                for statement in _SCHEMA:
+                    db.execute(statement)
+                return
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[step]:
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    def _check_identity(self) -> bool:
-        """True for a blank file; raise unless it is an arena database we can read."""
+    def _check_identity(self) -> int | None:
+        """The file's schema version, None for a blank file; raise unless it is an arena
+        database this arena can read (maybe after migrating it)."""
         db = self._db
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version = db.execute("PRAGMA user_version").fetchone()[0]
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
         objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id == 0 and objects == 0:
-            return True
+            return None
         if app_id != APPLICATION_ID:
             raise ArenaError(
                 f"{self.path} is not an arena database (it is some other SQLite database); "
                 "choose another `database` path"
             )
-        if version != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION and version not in _MIGRATIONS:
             raise ArenaError(
                 f"{self.path} has arena schema version {version}, but this arena reads "
                 f"version {SCHEMA_VERSION}"
                 + ("; upgrade arena" if version > SCHEMA_VERSION else "")
             )
-        return False
+        return version
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -384,7 +420,7 @@ class Store:
         with self._write() as db:
             cursor = db.execute(
                 "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
-                " void, details, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " void, details, extra, sandbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (run_id, idx) DO NOTHING",
                 (
                     run_id,
@@ -397,6 +433,7 @@ class Store:
                     outcome.void,
                     _to_json(outcome.details),
                     _to_json(record.extra),
+                    record.sandbox,
                 ),
             )
             if cursor.rowcount == 0:
@@ -444,7 +481,8 @@ class Store:
     def results(self, run_id: int) -> list[StoredGame]:
         """The run's stored games in schedule order (void ones included: scorers skip them)."""
         rows = self._read(
-            "SELECT g.id, g.idx, g.void, g.reason, s.bot, s.rank, s.score, s.disqualified,"
+            "SELECT g.id, g.idx, g.void, g.reason, g.sandbox,"
+            " s.bot, s.rank, s.score, s.disqualified,"
             " (SELECT f.kind FROM faults f WHERE f.game_id = g.id AND f.seat = s.seat"
             "  ORDER BY f.rowid LIMIT 1)"
             " FROM games g JOIN seats s ON s.game_id = g.id"
@@ -455,23 +493,26 @@ class Store:
             StoredGame(
                 game_id,
                 idx,
-                **_seat_fields([r[4:] for r in seat_rows]),
+                **_seat_fields([r[5:] for r in seat_rows]),
                 void=bool(void),
                 reason=reason,
+                sandbox=sandbox,
             )
-            for (game_id, idx, void, reason), seat_rows in groupby(rows, key=lambda r: r[:4])
+            for (game_id, idx, void, reason, sandbox), seat_rows in groupby(
+                rows, key=lambda r: r[:5]
+            )
         ]
 
     def game(self, game_id: int) -> GameDetail:
         """One game by its public id, with its seats and faults."""
         head = self._read(
             "SELECT run_id, idx, session, seed, started_at, duration, reason, void, details,"
-            " extra FROM games WHERE id = ?",
+            " extra, sandbox FROM games WHERE id = ?",
             (game_id,),
         )
         if not head:
             raise ArenaError(f"no game {game_id} in {self.path}")
-        run_id, idx, session, seed, started_at, duration, reason, void, details, extra = head[0]
+        run_id, idx, session, seed, started, took, reason, void, details, extra, sandbox = head[0]
         seats = self._read(
             "SELECT bot, rank, score, disqualified, stderr_log FROM seats"
             " WHERE game_id = ? ORDER BY seat",
@@ -490,11 +531,12 @@ class Store:
             **_seat_fields([(*s[:4], first_faults.get(seat)) for seat, s in enumerate(seats)]),
             void=bool(void),
             reason=reason,
+            sandbox=sandbox,
             run_id=run_id,
             seed=seed,
             session=session,
-            started_at=started_at,
-            duration=duration,
+            started_at=started,
+            duration=took,
             details=json.loads(details),
             extra=json.loads(extra),
             faults=tuple(Fault(FaultKind(k), detail, seat, at) for k, detail, seat, at in faults),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -68,3 +69,15 @@ def assert_intact(database: Path, games: int) -> None:
             "(select 1 from seats s where s.game_id = g.id)"
         ).fetchone()[0]
         assert seatless == 0
+
+
+def without_bwrap(folder: Path) -> dict[str, str]:
+    """An environment for :func:`arena` on a machine without bubblewrap: its ``PATH`` is
+    ``folder``, holding the commands arena starts bots through (``setpriv``, ``prlimit``)
+    and no ``bwrap``."""
+    folder.mkdir(exist_ok=True)
+    for command in ("setpriv", "prlimit"):
+        found = shutil.which(command)
+        assert found is not None, f"{command} (util-linux) is needed to start bots at all"
+        (folder / command).symlink_to(found)
+    return {"PATH": str(folder)}

@@ -94,6 +94,7 @@ NOT_NEEDED = ("arena_kernel.runner", "arena_kernel.games", "arena_kernel.testing
         ["--version"],
         ["run", "--help"],
         ["plugins", "--help"],
+        ["doctor", "--help"],
         ["replay", "results.sqlite", "1"],
         ["standings", "results.sqlite"],
     ],

@@ -15,7 +15,7 @@ import pytest
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.games.base import Outcome
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, ScheduledGame
-from arena_kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame
+from arena_kernel.store import SCHEMA_VERSION, GameDetail, Store, StoredGame, sandbox_counts
 from arena_kernel.store.lock import exclusive_run, lock_path
 
 
@@ -56,6 +56,7 @@ def test_game_round_trip(store: Store) -> None:
         duration=2.75,
         stderr_logs={0: "logs/carol.stderr"},
         extra={"note": "x"},
+        sandbox="bwrap",
     )
     game_id = store.save_game(run.run_id, rec)
     assert isinstance(game_id, int)
@@ -79,6 +80,7 @@ def test_game_round_trip(store: Store) -> None:
         faults=tuple(faults),
         stderr_logs={0: "logs/carol.stderr"},
         first_faults=(None, "timeout"),
+        sandbox="bwrap",
     )
     assert store.events(game_id) == events
     assert store.spec(run.run_id) == {"seats": 2, "bots": ["alice"]}
@@ -96,6 +98,21 @@ def test_results_in_schedule_order_without_scores_and_with_void(store: Store) ->
     assert all(isinstance(g, StoredGame) and g.scores is None for g in results)
     assert results[0].seating == ("alice", "bob")
     assert results[0].disqualified == frozenset()
+
+
+def test_each_games_sandbox_is_counted_in_the_order_the_modes_first_appear(
+    store: Store,
+) -> None:
+    run = store.open_run("k", "n", "nim", {}, 5)
+    for index, sandbox in [(3, "bwrap"), (0, "none"), (1, None), (2, "bwrap"), (4, "none")]:
+        game = record(index)
+        game.sandbox = sandbox
+        store.save_game(run.run_id, game)
+    results = store.results(run.run_id)
+    assert [g.sandbox for g in results] == ["none", None, "bwrap", "bwrap", "none"]
+    assert sandbox_counts(results) == {"none": 2, "unknown": 1, "bwrap": 2}
+    assert list(sandbox_counts(results)) == ["none", "unknown", "bwrap"]
+    assert store.game(results[1].game_id).sandbox is None
 
 
 def test_duplicate_game_index_is_stored_once(store: Store) -> None:
