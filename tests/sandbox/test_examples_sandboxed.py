@@ -1,0 +1,40 @@
+"""Each game's example match file, unchanged, plays clean games with its bots sandboxed:
+``mode = "auto"`` (the default) on a machine where bwrap works sandboxes every bot the arena
+starts, built-in bots run as programs included, over stdio and tcp (Liar's Dice's fixed
+port 5533 as well)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena_kernel.testkit import run_match, stored_games
+
+PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
+EXAMPLES = {
+    "stones": ("arena_stones", "round_robin.toml"),
+    "dominion_text": ("arena_dominion_text", "two_players.toml"),
+    "dominion_sexpr": ("arena_dominion_sexpr", "v1.toml"),
+    "liarsdice": ("arena_liarsdice", "fixed_port.toml"),
+    "speedclue": ("arena_speedclue", "four_players.toml"),
+}
+
+
+@pytest.mark.parametrize("plugin", list(EXAMPLES))
+def test_an_example_plays_clean_games_in_the_sandbox(plugin, sandbox, tmp_path) -> None:
+    module, example = EXAMPLES[plugin]
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"the {plugin} plugin is not installed")
+    folder = tmp_path / plugin / "examples"
+    shutil.copytree(PLUGINS / plugin / "examples", folder)
+    if (PLUGINS / plugin / "tests" / "bots").is_dir():  # what an example's cmd names
+        shutil.copytree(PLUGINS / plugin / "tests" / "bots", tmp_path / plugin / "tests" / "bots")
+    assert "[sandbox]" not in (folder / example).read_text(), "unchanged: auto by default"
+    summary = run_match(folder / example)
+    assert summary.played > 0 and summary.errors == []
+    for result, detail, _events in stored_games(summary):
+        assert result.sandbox == "bwrap"
+        assert not detail.faults and not result.void, (result, detail.faults)
