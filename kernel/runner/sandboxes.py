@@ -1,10 +1,10 @@
 """Which sandbox each bot of a run gets: the run's mode decided once, then one
 :class:`~arena_kernel.sandbox.bwrap.Sandbox` per bot the arena starts.
 
-What a bot must not see is known only here, where the whole run is: the database and its
-journals, the logs, the match file, the other bots' folders and the files their commands
-name (two bots sharing a folder do not see each other's programs, though a file that
-only one program opens by itself cannot be known, hence: one folder per bot).
+What a bot must not see is known only here, where the whole run is: the database, its
+journals and its run lock, the logs, the match file, the other bots' folders and the files
+their commands name (two bots sharing a folder do not see each other's programs, though a
+file that only one program opens by itself cannot be known, hence: one folder per bot).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from arena_kernel.sandbox.runtime import (
     runs_arena_python,
 )
 from arena_kernel.sandbox.view import View
+from arena_kernel.store.lock import lock_path
 
 DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
 """What SQLite keeps beside a database file."""
@@ -108,7 +109,8 @@ class RunSandboxes:
     def _run_hidden(self) -> frozenset[Path]:
         spec = self.match.spec
         database = [Path(f"{spec.database}{suffix}") for suffix in DATABASE_COMPANIONS]
-        return frozenset(same_path(p) for p in (spec.path, spec.logs, *database))
+        kept = (spec.path, spec.logs, lock_path(spec.database), *database)
+        return frozenset(same_path(p) for p in kept)
 
     @staticmethod
     def _named(bot: ResolvedBot) -> set[Path]:

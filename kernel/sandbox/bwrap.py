@@ -59,8 +59,8 @@ class Sandbox:
         cgroup = None
         prefix: list[str] = []
         if processes is not None and self.pids_parent is not None:
-            # One process more than the bot's own: bwrap's init inside the namespace.
-            cgroup = PidsCgroup(self.pids_parent, processes + 1)
+            # Two processes more than the bot's own: bwrap, and its init inside the namespace.
+            cgroup = PidsCgroup(self.pids_parent, processes + 2)
             prefix = cgroup.join_command()
         network = ["--share-net"] if self.host_network else []
         env = [arg for key, value in self.env.items() for arg in ("--setenv", key, value)]

@@ -4,8 +4,8 @@ Deny by default: the sandbox's root is empty and read-only, and only what is nam
 appears in it, at the same path as outside:
 
 - the system, read-only (:data:`SYSTEM`);
-- a fresh ``/proc`` of the bot's own PID namespace, a minimal ``/dev``, and a private,
-  size-capped ``/tmp`` and ``/dev/shm``;
+- a fresh ``/proc`` of the bot's own PID namespace (its kernel settings read-only), a
+  minimal ``/dev``, and a private, size-capped ``/tmp`` and ``/dev/shm``;
 - the bot's folder, read-only, without what it must not see (:attr:`View.hidden`: the
   database, the logs, the match file, other bots' folders and programs). Where something
   is hidden inside a folder, that folder is rebuilt from the entries it held when the bot
@@ -25,6 +25,11 @@ from pathlib import Path
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 """The system's folders every bot may read; the rest of ``/`` (home folders, ``/root``,
 ``/run`` with its service sockets, ``/var``, ``/srv``, ``/mnt``, ``/sys``) is not there."""
+
+KERNEL_SETTINGS = ("/proc/sys", "/proc/sysrq-trigger")
+"""Files of ``/proc`` that change the whole machine, read-only: file modes alone guard them,
+and a bot of an arena run as root is user 0 (without capabilities, but ``/proc/sys`` asks
+for none: it would accept a new ``kernel/core_pattern``, a way out of any sandbox)."""
 
 SCRATCH = ("/tmp", "/dev/shm")
 """Private, empty, size-capped (``tmp_mb``) folders where any bot may write."""
@@ -64,6 +69,7 @@ def mount_args(view: View) -> list[str]:
         (Path("/proc"), ["--proc", "/proc"]),
         (Path("/dev"), ["--dev", "/dev"]),
     ]
+    mounts += [(Path(p), ["--ro-bind-try", p, p]) for p in KERNEL_SETTINGS]
     size = str(view.tmp_mb << 20)
     mounts += [(Path(p), ["--size", size, "--tmpfs", p]) for p in SCRATCH]
     rebuilt: list[Path] = []
