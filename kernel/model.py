@@ -89,9 +89,9 @@ class RunInfo:
     done_games: int
     database: str
     sandbox: str | None = field(default=None, kw_only=True)
-    """While the run plays: what the bots it starts run under, ``"bwrap"`` or ``"none"``
-    (in-process bots and bots that connect by themselves are never sandboxed). None for a
-    run read from the store, or one with no game left to play."""
+    """While the run plays: what the bots it starts run under, ``"bwrap"`` or ``"none"``.
+    None for a run read from the store, one with no game left to play, or one that starts
+    no bot (in-process bots and bots that connect by themselves are never sandboxed)."""
     sandbox_note: str | None = field(default=None, kw_only=True)
     """While the run plays: a warning about its sandbox for the run's header (bots run
     unsandboxed because this machine cannot sandbox them, or their processes cannot be

@@ -160,8 +160,6 @@ def plugins(plugins: tuple[str, ...]) -> None:
 
     with user_errors():
         pm, registries = registries_with(plugins)
-    if not probe().works:
-        click.echo(f"arena: warning: {probe().describe()}", err=True)
     for kind, registry in registries.by_kind().items():
         rows = [
             (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
@@ -174,6 +172,9 @@ def plugins(plugins: tuple[str, ...]) -> None:
         rows = [(u.plugin.entry_point, u.plugin.source, u.status) for u in pm.unavailable]
         click.echo("plugins left out:")
         click.echo(render(("entry point", "from", "status"), rows))
+        click.echo("")
+    if not probe().works:
+        click.echo(f"warning: {probe().describe()}")
 
 
 @cli.command()

@@ -8,7 +8,7 @@ import json
 import os
 import time
 import traceback
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -138,7 +138,7 @@ class Runner:
         self.run = self.store.open_run(
             spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
         )
-        if sessions:
+        if sessions and self._starts_any(self.match.bots):
             self.run = dataclasses.replace(
                 self.run, sandbox=lineup.sandbox, sandbox_note=lineup.sandbox_note
             )
@@ -324,18 +324,18 @@ class Runner:
                 for seat, ch in enumerate(channels)
                 if (log_dir / f"{ch.identifier}.stderr").exists()
             },
-            sandbox=self._sandbox(game.seating),
+            sandbox=self.run.sandbox if self._starts_any(game.seating) else "none",
         )
         self.store.save_game(self.run.run_id, record)
         self.disqualified.update(game.seating[seat] for seat in outcome.disqualified)
         self.summary.played += 1
         self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
 
-    def _sandbox(self, seating: Sequence[str]) -> str:
-        """What a game of the bots in ``seating`` ran under (:attr:`GameRecord.sandbox`):
-        the run's sandbox if the arena started any of them, else ``"none"``."""
-        started = any(self.match.bots[name].program.argv is not None for name in seating)
-        return self.run.sandbox if started and self.run.sandbox is not None else "none"
+    def _starts_any(self, names: Iterable[str]) -> bool:
+        """Whether the arena starts any of the bots ``names``: only those run sandboxed,
+        so a game (or a run) of in-process bots and bots that connect by themselves has
+        ``"none"`` for its sandbox (:attr:`GameRecord.sandbox`), and no header line."""
+        return any(self.match.bots[name].program.argv is not None for name in names)
 
 
 def _check_outcome(outcome: Any, seats: int) -> None:

@@ -89,6 +89,15 @@ def test_a_game_of_in_process_bots_alone_ran_under_no_sandbox(
     assert last_line(run.stdout) == f"sandbox: {shown}"
 
 
+def test_a_run_that_starts_no_bot_has_no_sandbox_header(tmp_path: Path) -> None:
+    match = nim_match(tmp_path, inproc=("optimal", "random", "random-2"))
+    run = arena("run", str(match), cwd=tmp_path, env=without_bwrap(tmp_path / "bin"))
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.splitlines() == ["nim: 6 games"]
+    assert [sandbox for _seating, sandbox in stored(tmp_path / "nim.sqlite")] == ["none"] * 6
+    assert last_line(run.stdout) == "sandbox: none (6 games)"
+
+
 def test_without_bwrap_auto_falls_back_to_none_with_one_warning_line(tmp_path: Path) -> None:
     env = without_bwrap(tmp_path / "bin")
     quiet = arena("run", "-q", str(nim_match(tmp_path)), cwd=tmp_path, env=env)
