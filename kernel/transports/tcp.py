@@ -28,7 +28,7 @@ import dataclasses
 import os
 import socket
 import subprocess
-from typing import Any
+from typing import Any, NoReturn
 
 from arena_kernel.errors import OptionError, SetupError
 from arena_kernel.options import Option
@@ -158,13 +158,7 @@ class TcpTransport(Transport):
         sock = listener.release(claim)
         if sock is not None:
             return self._connection(sock, process, launch)
-        if process.exited.done():
-            reason = f"{process.exited.result()} before connecting"
-        else:
-            reason = f"did not connect within {launch.startup:g} s"
-        await process.end(launch.kill_grace)
-        _raise_if_starved(claim, launch)
-        raise ConnectError(f'bot "{launch.program.name}" {reason}')
+        await _give_up(process, launch, claim)
 
     async def _connect_sandboxed(self, launch: Launch, argv: tuple[str, ...]) -> Connection:
         """Start the bot behind the inner listener, take the listening socket it sends,
@@ -203,12 +197,7 @@ class TcpTransport(Transport):
             arena_end.close()
         if sock is not None:
             return self._connection(sock, process, launch)
-        if process.exited.done():
-            reason = f"{process.exited.result()} before connecting"
-        else:
-            reason = f"did not connect within {launch.startup:g} s"
-        await process.end(launch.kill_grace)
-        raise ConnectError(f'bot "{launch.program.name}" {reason}')
+        await _give_up(process, launch)
 
     async def _connect_external(self, launch: Launch) -> Connection:
         port, peer = _binding(launch)
@@ -253,6 +242,19 @@ class TcpTransport(Transport):
                 listener.close("the tcp transport was closed")
         self._shared = None
         self._bound.clear()
+
+
+async def _give_up(process: BotProcess, launch: Launch, claim: Claim | None = None) -> NoReturn:
+    """End a started bot that did not connect, and raise :class:`ConnectError` saying why
+    (:class:`SetupError` when the arena was too short of descriptors to seat it)."""
+    if process.exited.done():
+        reason = f"{process.exited.result()} before connecting"
+    else:
+        reason = f"did not connect within {launch.startup:g} s"
+    await process.end(launch.kill_grace)
+    if claim is not None:
+        _raise_if_starved(claim, launch)
+    raise ConnectError(f'bot "{launch.program.name}" {reason}')
 
 
 def _is_ipv6(host: str) -> bool:
