@@ -54,8 +54,9 @@ COMMANDS: dict[str, Callable[[], list[str]]] = {
 
 def play(write_match, tmp_path: Path, cmd: list[str], mode: str) -> list[str]:
     """Two games between two bots running ``cmd`` under sandbox ``mode``, checked to be
-    clean and won by the first mover (both play perfectly); every seat's stderr. Each bot
-    is told the match file's path to look for (``SANDBOX_PEEK``)."""
+    clean, won by the first mover (both play perfectly) and stored as played in the sandbox
+    or not; every seat's stderr. Each bot is told the match file's path to look for
+    (``SANDBOX_PEEK``)."""
     peek = json.dumps(str(tmp_path / "match.toml"))
     bots = "".join(
         f'[[bots]]\nname = "{name}"\ncmd = {json.dumps(cmd)}\nenv = {{ SANDBOX_PEEK = {peek} }}\n'
@@ -67,6 +68,7 @@ def play(write_match, tmp_path: Path, cmd: list[str], mode: str) -> list[str]:
     logs = []
     for result, detail, _events in stored_games(summary):
         assert not detail.faults, detail.faults
+        assert result.sandbox == ("none" if mode == "none" else "bwrap")
         assert result.ranks == (1, 2), "21 stones: the first mover wins with perfect play"
         logs += [Path(detail.stderr_logs[seat]).read_text() for seat in (0, 1)]
     return logs
