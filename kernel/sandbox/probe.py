@@ -48,8 +48,17 @@ class Probe:
 
 
 def _trial(bwrap: str) -> str | None:
-    """Run ``true`` in a sandbox like a bot's; the reason it failed, or None."""
-    command = [bwrap, *ISOLATION, *mount_args(View(folder=None, tmp_mb=1)), "--", "true"]
+    """Run a shell that does nothing in a sandbox like a bot's (by its path: the arena's
+    ``PATH`` may not be the system's); the reason it failed, or None."""
+    command = [
+        bwrap,
+        *ISOLATION,
+        *mount_args(View(folder=None, tmp_mb=1)),
+        "--",
+        "/bin/sh",
+        "-c",
+        ":",
+    ]
     try:
         done = subprocess.run(command, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError) as exc:
