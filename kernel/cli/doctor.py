@@ -31,7 +31,7 @@ def checkup(pm: ArenaPluginManager) -> bool:
     width = max(len(label) for label, _ in checks) + 1
     for label, finding in checks:
         click.echo(f"{label + ':':{width}} {finding}")
-    problems = [problem for problem in (found.problem, found.cap_problem) if problem]
+    problems = [found.refusal] if found.refusal else []
     problems += [
         f"no {command} (util-linux): arena cannot start bots"
         for command in UTIL_LINUX

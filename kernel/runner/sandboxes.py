@@ -14,17 +14,18 @@ from pathlib import Path
 
 from arena_kernel.errors import SetupError
 from arena_kernel.match.resolved import ResolvedBot, ResolvedMatch
-from arena_kernel.sandbox.bwrap import Sandbox, private_env, same_path
+from arena_kernel.sandbox.bwrap import Sandbox, private_env
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
 from arena_kernel.sandbox.runtime import (
     command_needs,
     inside,
+    named_paths,
     package_folders,
     python_runtime,
     runs_arena_python,
 )
-from arena_kernel.sandbox.view import View
+from arena_kernel.sandbox.view import View, same_path
 from arena_kernel.store.lock import lock_path
 
 DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
@@ -36,7 +37,8 @@ class RunSandboxes:
     bots actually run under), :attr:`note` a line for the run header (a warning), or None.
 
     Raises :class:`~arena_kernel.errors.SetupError` when the match file requires a sandbox
-    this machine cannot make.
+    this machine cannot make. A run that starts no bot (in-process bots, bots that connect
+    by themselves) has nothing to sandbox: nothing is probed, required or warned about.
     """
 
     def __init__(self, match: ResolvedMatch) -> None:
@@ -45,15 +47,12 @@ class RunSandboxes:
         self._bwrap: str | None = None
         self._made: dict[str, Sandbox | None] = {}
         wanted = match.spec.sandbox.mode
-        if wanted == "none":
+        if wanted == "none" or all(bot.program.argv is None for bot in match.bots.values()):
             self.mode = "none"
             return
         found = probe()
-        if wanted == "required" and (found.problem or found.cap_problem):
-            raise SetupError(
-                f'{match.spec.path}: [sandbox] mode = "required", but '
-                f"{found.problem or found.cap_problem}"
-            )
+        if wanted == "required" and found.refusal:
+            raise SetupError(f'{match.spec.path}: [sandbox] mode = "required", but {found.refusal}')
         if not found.works:
             self.mode = "none"
             self.note = f"warning: {found.describe()}"
@@ -70,6 +69,12 @@ class RunSandboxes:
         if name not in self._made:
             self._made[name] = self._make(name)
         return self._made[name]
+
+    def confined(self, name: str) -> bool:
+        """Whether bot ``name`` runs in a sandbox with a network of its own, where nothing
+        of the machine's network reaches it."""
+        sandbox = self.for_bot(name)
+        return sandbox is not None and not sandbox.host_network
 
     def _make(self, name: str) -> Sandbox | None:
         bot = self.match.bots[name]
@@ -118,10 +123,7 @@ class RunSandboxes:
         program = bot.program
         if program.argv is None or program.cwd is None:
             return set()
-        folder = Path(program.cwd)
-        named = {same_path(folder)}
-        named.update(same_path(folder / arg) for arg in program.argv if _exists(folder / arg))
-        return named
+        return {same_path(program.cwd), *named_paths(program.argv, Path(program.cwd))}
 
     def _needs(self, bot: ResolvedBot, folder: Path | None) -> Iterable[Path]:
         """What the bot's program needs outside its folder to run."""
@@ -134,10 +136,3 @@ class RunSandboxes:
         if runs_arena_python(program.argv, folder, program.env):
             needs += python_runtime()  # python -m arena_...: the arena's packages too
         return [p for p in needs if folder is None or not inside(p, [folder])]
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except OSError:
-        return False

@@ -51,7 +51,10 @@ class Lineup:
     async def prepare(self) -> None:
         """Check, before the first game, what would otherwise fail every game: each bot's
         command can be started, the ``logs`` and ``database`` folders can be written, and
-        each transport acquires what its connections need (a free port). Raises
+        each transport acquires what its connections need (a free port). A transport whose
+        bots all run confined to a network of their own (sandboxed, ``network = "none"``)
+        is not prepared: what it would acquire on the machine (a fixed port another run
+        holds, say) is nothing they can reach. Raises
         :class:`~arena_kernel.errors.SetupError`; call :meth:`aclose` afterwards in any case."""
         spec = self.match.spec
         source = str(spec.path)
@@ -59,10 +62,14 @@ class Lineup:
             check_program(bot.program, source)
         check_writable_folder(spec.logs, "logs", source)
         check_writable_folder(spec.database.parent, "database", source)
-        self._sandboxes = RunSandboxes(self.match)
-        self.sandbox, self.sandbox_note = self._sandboxes.mode, self._sandboxes.note
+        sandboxes = self._sandboxes = RunSandboxes(self.match)
+        self.sandbox, self.sandbox_note = sandboxes.mode, sandboxes.note
         for transport in self.match.transports:
-            await transport.prepare()
+            if any(
+                bot.transport is transport and not sandboxes.confined(name)
+                for name, bot in self.match.bots.items()
+            ):
+                await transport.prepare()
 
     async def connect(self, names: Sequence[str], log_dir: Path) -> list[Channel]:
         """One channel per bot name, started concurrently (TCP serializes its own launches).

@@ -14,7 +14,6 @@ starts every bot in a session of its own already, without a terminal to abuse).
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -91,8 +90,3 @@ def private_env(bot_env: Mapping[str, str]) -> dict[str, str]:
     """``HOME`` and ``TMPDIR`` inside the sandbox: its own /tmp, where the organiser's home
     is not there, unless the bot's ``env`` says otherwise."""
     return {key: "/tmp" for key in ("HOME", "TMPDIR") if key not in bot_env}
-
-
-def same_path(path: str | os.PathLike[str]) -> Path:
-    """``path`` absolute and without symlinks, as sandbox views compare paths."""
-    return Path(os.path.realpath(path))

@@ -37,6 +37,11 @@ class Probe:
     def works(self) -> bool:
         return self.problem is None
 
+    @property
+    def refusal(self) -> str | None:
+        """Why a run with ``mode = "required"`` is refused here, or None."""
+        return self.problem or self.cap_problem
+
     def describe(self) -> str:
         """One line for ``arena doctor`` and the run header."""
         if self.problem is not None:

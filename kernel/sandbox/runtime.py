@@ -9,7 +9,6 @@ the folder around it.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import shutil
@@ -17,7 +16,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from arena_kernel.sandbox.view import SYSTEM
+from arena_kernel.sandbox.view import SYSTEM, same_path
 
 
 def inside(path: Path, folders: Iterable[Path]) -> bool:
@@ -25,7 +24,7 @@ def inside(path: Path, folders: Iterable[Path]) -> bool:
     return any(path == f or f in path.parents for f in folders)
 
 
-_SYSTEM_PATHS = tuple(Path(os.path.realpath(p)) for p in SYSTEM)
+_SYSTEM_PATHS = tuple(same_path(p) for p in SYSTEM)
 
 
 def installation(program: Path) -> Path:
@@ -35,13 +34,12 @@ def installation(program: Path) -> Path:
     return folder.parent if folder.name == "bin" else folder
 
 
-@functools.cache
 def python_runtime() -> tuple[Path, ...]:
     """The arena's own Python: its virtual environment and the installation behind it, and
-    the folders of the arena packages it has imported that live elsewhere (an editable
-    install's source folders). A built-in bot runs on exactly this Python."""
+    the folders of the arena packages it has imported so far that live elsewhere (an
+    editable install's source folders). A built-in bot runs on exactly this Python."""
     paths = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
-    paths.add(installation(Path(os.path.realpath(sys.executable))))
+    paths.add(installation(same_path(sys.executable)))
     for name in list(sys.modules):
         if "." not in name and name.startswith("arena_"):
             paths.update(package_folders(name))
@@ -58,8 +56,8 @@ def package_folders(module: str) -> list[Path]:
     if spec is None:
         return []
     if spec.submodule_search_locations:
-        return [Path(os.path.realpath(p)) for p in spec.submodule_search_locations]
-    return [Path(os.path.realpath(spec.origin))] if spec.origin else []
+        return [same_path(p) for p in spec.submodule_search_locations]
+    return [same_path(spec.origin)] if spec.origin else []
 
 
 def _program(argv0: str, cwd: Path | None, env: Mapping[str, str]) -> Path | None:
@@ -73,7 +71,12 @@ def _program(argv0: str, cwd: Path | None, env: Mapping[str, str]) -> Path | Non
 def runs_arena_python(argv: Sequence[str], cwd: Path | None, env: Mapping[str, str]) -> bool:
     """Whether a command runs the arena's own Python (which may run arena's modules)."""
     program = _program(argv[0], cwd, env) if argv else None
-    return program is not None and os.path.realpath(program) == os.path.realpath(sys.executable)
+    return program is not None and same_path(program) == same_path(sys.executable)
+
+
+def named_paths(args: Iterable[str], base: Path) -> list[Path]:
+    """The paths among ``args`` (relative to ``base``) that exist, resolved."""
+    return [same_path(base / arg) for arg in args if arg and os.path.exists(base / arg)]
 
 
 def command_needs(
@@ -86,12 +89,8 @@ def command_needs(
     argv = list(argv)
     if not argv:
         return ()
-    needs: list[Path] = []
-    base = cwd or Path.cwd()
+    needs = named_paths(argv[1:], cwd or Path.cwd())
     program = _program(argv[0], cwd, env)
     if program is not None:
-        needs += [installation(program), installation(Path(os.path.realpath(program)))]
-    for arg in argv[1:]:
-        if arg and os.path.exists(base / arg):
-            needs.append(Path(os.path.realpath(base / arg)))
+        needs += [installation(program), installation(same_path(program))]
     return tuple(p for p in dict.fromkeys(needs) if not inside(p, _SYSTEM_PATHS))

@@ -51,6 +51,11 @@ class View:
         return str(self.folder) if self.folder is not None else "/tmp"
 
 
+def same_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` absolute and without symlinks, as views compare paths."""
+    return Path(os.path.realpath(path))
+
+
 def system_args() -> list[str]:
     """The system folders, read-only; a merged-/usr link (``/bin -> usr/bin``) stays a link."""
     args: list[str] = []

@@ -126,6 +126,6 @@ def sandbox() -> Probe:
     "required"``); skips with the probe's reason where such a run would be refused (no
     working bwrap, or no cap on a sandboxed bot's processes)."""
     found = probe()
-    if problem := found.problem or found.cap_problem:
-        skip_unless_ci(f"bots cannot be sandboxed here: {problem}")
+    if found.refusal:
+        skip_unless_ci(f"bots cannot be sandboxed here: {found.refusal}")
     return found

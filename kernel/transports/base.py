@@ -129,7 +129,8 @@ class Transport(ABC):
     async def prepare(self) -> None:  # noqa: B027 - optional hook with a no-op default
         """Acquire and check what every connection will need (a listening socket), before
         the first game; raise :class:`~arena_kernel.errors.SetupError` when that fails, so that a
-        broken set-up stops the run before any game is played."""
+        broken set-up stops the run before any game is played. Not called when every bot of
+        the transport runs in a sandbox with a network of its own (see docs/sandbox.md)."""
 
     @abstractmethod
     async def connect(self, launch: Launch) -> Connection:

@@ -346,15 +346,39 @@ def spawn(
             argv, cgroup = launch.sandbox.command(argv, launch.limits.processes)
         except OSError as exc:
             raise SetupError(f"cannot start {bot}: cannot make its process cap: {exc}") from None
-    command = [*launcher(launch.limits), *argv]
-    discard_stale_log(launch)
     try:
-        with arena_descriptors(bot):
-            err_r, err_w = os.pipe()
+        return _start(
+            launch,
+            [*launcher(launch.limits), *argv],
+            tag,
+            cgroup,
+            stdin=stdin,
+            stdout=stdout,
+            env=full_env,
+            pass_fds=pass_fds,
+        )
     except BaseException:
         if cgroup is not None:
             cgroup.remove()
         raise
+
+
+def _start(
+    launch: Launch,
+    command: list[str],
+    tag: str,
+    cgroup: PidsCgroup | None,
+    *,
+    stdin: int,
+    stdout: int | None,
+    env: Mapping[str, str],
+    pass_fds: tuple[int, ...],
+) -> BotProcess:
+    """:func:`spawn` once its command is known: the process, its exit watch, its log."""
+    bot = f'bot "{launch.program.name}"'
+    discard_stale_log(launch)
+    with arena_descriptors(bot):
+        err_r, err_w = os.pipe()
     started = time.monotonic()
     try:
         with arena_descriptors(bot):
@@ -363,20 +387,16 @@ def spawn(
                 stdin=stdin,
                 stdout=err_w if stdout is None else stdout,
                 stderr=err_w,
-                cwd=program.cwd,
-                env=full_env,
+                cwd=launch.program.cwd,
+                env=env,
                 start_new_session=True,
                 pass_fds=pass_fds,
             )
     except (OSError, subprocess.SubprocessError) as exc:
         os.close(err_r)
-        if cgroup is not None:
-            cgroup.remove()
         raise ConnectError(f"cannot start {bot}: {exc}") from None
     except BaseException:
         os.close(err_r)
-        if cgroup is not None:
-            cgroup.remove()
         raise
     finally:
         os.close(err_w)
@@ -389,8 +409,6 @@ def spawn(
         popen.wait()
         reaper.reaped(popen.pid, tag)
         os.close(err_r)
-        if cgroup is not None:
-            cgroup.remove()
         raise
     stderr = StderrLog(err_r, stderr_log_path(launch), launch.limits.stderr_kb * 1024)
     sandboxed = launch.sandbox is not None

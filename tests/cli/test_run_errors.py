@@ -24,6 +24,8 @@ TCP_ARGS = 'args = ["--tcp", "{host}", "{port}"]'
 
 
 def nim_tcp(port: int, games: int, concurrency: int = 2) -> str:
+    """Nim over TCP on the machine's network (``network = "host"``), where the arena's own
+    port and host can fail; bots confined to a network of their own need neither."""
     return f"""
         game = "nim"
         transport = "tcp"
@@ -31,6 +33,8 @@ def nim_tcp(port: int, games: int, concurrency: int = 2) -> str:
         concurrency = {concurrency}
         [transport_options.tcp]
         port = {port}
+        [sandbox]
+        network = "host"
         [[bots]]
         name = "optimal"
         builtin = "optimal"

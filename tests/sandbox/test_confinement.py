@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.errors import SetupError
 from arena_kernel.sandbox.bwrap import Sandbox, private_env
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.runtime import command_needs
 from arena_kernel.sandbox.view import View
+from arena_kernel.testkit import run_match, stored_games
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch, Limits
 from arena_kernel.transports.stdio import StdioTransport
 from arena_kernel.transports.tcp import TcpTransport
@@ -214,8 +216,7 @@ def test_a_sandboxed_tcp_bot_reaches_its_seat_and_nothing_else(tmp_path, sandbox
     argv = (sys.executable, str(script), "{host}", "{port}", str(outside))
 
     async def main() -> list[bytes]:
-        transport = TcpTransport(port=fixed_port)
-        await transport.prepare()
+        transport = TcpTransport(port=fixed_port)  # no prepare(): nothing of it is used
         replies = []
         try:
             conns = await asyncio.gather(
@@ -319,3 +320,37 @@ def test_cgroups_left_by_a_dead_arena_are_removed(sandbox):
     finally:
         if stale.exists():
             stale.rmdir()
+
+
+@pytest.mark.parametrize("mode", ["required", "none"])
+def test_a_fixed_port_held_on_the_machine_matters_only_to_unsandboxed_bots(
+    mode, write_match, sandbox
+):
+    """Confined bots listen on the fixed port in their own namespaces: a port another
+    program holds on the machine costs them nothing, and the transport is not prepared.
+    Unsandboxed, the same run stops before its first game, in one line."""
+    holder = socket.create_server(("127.0.0.1", 0))
+    port = holder.getsockname()[1]
+    bot = 'builtin = "optimal"\nargs = ["--tcp", "{host}", "{port}"]\n'
+    path = write_match(
+        f"""
+        game = "nim"
+        transport = "tcp"
+        [transport_options.tcp]
+        port = {port}
+        [sandbox]
+        mode = "{mode}"
+        """
+        + "".join(f'[[bots]]\nname = "{name}"\n{bot}' for name in ("one", "two"))
+    )
+    try:
+        if mode == "none":
+            with pytest.raises(SetupError, match=f"cannot listen on 127.0.0.1:{port}"):
+                run_match(path)
+            return
+        summary = run_match(path)
+    finally:
+        holder.close()
+    assert summary.played == 2 and summary.errors == []
+    for result, detail, _events in stored_games(summary):
+        assert result.sandbox == "bwrap" and not detail.faults

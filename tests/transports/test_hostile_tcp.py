@@ -4,7 +4,9 @@ Each test plays a run of Nim over TCP with a hostile party beside it and checks 
 went to the bots they belong to (no fault at all where the hostile party is a stranger),
 that the run completed, that no process of the run is left and that the database is
 intact. The hostile programs are in ``tests/bots`` (C, Python, Node.js); they talk to
-loopback only and stop by themselves.
+loopback only and stop by themselves. The bots share the machine's network (``[sandbox]
+network = "host"``, or no sandbox where bwrap does not work): a bot confined to a network of
+its own cannot be reached by anyone (tests/sandbox), and these seats must hold without that.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ def nim_over_tcp(write_match: Callable[..., Path], bots: dict[str, list[str]], e
         [clock]
         startup = 10
         reply = 3
+        [sandbox]
+        network = "host"
         """
     ) + textwrap.dedent(extra)
     for name, cmd in bots.items():
