@@ -1,0 +1,1 @@
+"""The HTML report: a static site of a database's runs, and each game's replay viewer."""
