@@ -1,6 +1,6 @@
 """The hook specifications: every way a plugin can extend arena.
 
-Four registration hooks hand the kernel named classes (the match file refers to everything
+Five registration hooks hand the kernel named classes (the match file refers to everything
 by name), and four notification hooks let observers follow a run. Built-in transports,
 codecs and scorers are registered through the very same hooks as third-party ones.
 
@@ -60,6 +60,16 @@ def arena_register_scorers(register: Register) -> None:
 
     Call ``register(cls)`` once per :class:`arena_kernel.scoring.base.Scorer` subclass; its
     ``name`` is what a match file lists in ``scorers = [...]``.
+    """
+
+
+@hookspec
+def arena_register_renderers(register: Register) -> None:
+    """Register renderers: how a game's stored games are drawn in the HTML report.
+
+    Call ``register(cls)`` once per :class:`arena_kernel.report.renderer.Renderer`
+    subclass; its ``name`` is the name of the game it draws. ``arena report`` shows a game
+    with no renderer as its transcript, step by step.
     """
 
 

@@ -33,11 +33,12 @@ from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
     from arena_kernel.referee.table import Reply, Table
-    from arena_kernel.scoring.base import GameResult, Scorer, Standings
+    from arena_kernel.report.renderer import Renderer, Replay, Step
+    from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
     from arena_kernel.transports.process import BotProcess, spawn
 
-API_VERSION: Final = (1, 0)
+API_VERSION: Final = (1, 1)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
 step removes or changes one. A plugin may check ``API_VERSION[0] == 1`` at import."""
 
@@ -50,6 +51,7 @@ __all__ = [
     "Codec",
     "ConnectError",
     "Connection",
+    "Estimate",
     "Event",
     "Fault",
     "FaultKind",
@@ -63,6 +65,8 @@ __all__ = [
     "Outcome",
     "RawCodec",
     "Register",
+    "Renderer",
+    "Replay",
     "Reply",
     "RunInfo",
     "ScheduledGame",
@@ -70,6 +74,7 @@ __all__ = [
     "SetupError",
     "SexprCodec",
     "Standings",
+    "Step",
     "Symbol",
     "Table",
     "Transport",
@@ -81,6 +86,10 @@ __all__ = [
 _ON_FIRST_USE = {
     "Reply": "arena_kernel.referee.table",
     "Table": "arena_kernel.referee.table",
+    "Renderer": "arena_kernel.report.renderer",
+    "Replay": "arena_kernel.report.renderer",
+    "Step": "arena_kernel.report.renderer",
+    "Estimate": "arena_kernel.scoring.base",
     "GameResult": "arena_kernel.scoring.base",
     "Scorer": "arena_kernel.scoring.base",
     "Standings": "arena_kernel.scoring.base",

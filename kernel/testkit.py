@@ -15,6 +15,7 @@ from pathlib import Path
 from arena_kernel.match.schedule import derive_seed
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import Event
+from arena_kernel.report.replay import load_replay
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
@@ -29,6 +30,7 @@ __all__ = [
     "StoredGame",
     "check_match",
     "game_seed",
+    "load_replay",
     "run_match",
     "stored_games",
 ]

@@ -367,7 +367,8 @@ class _Validator(_Checker):
                 **given,
                 "name": given.get("name", self.path.stem),
                 "concurrency": given.get("concurrency", os.cpu_count() or 1),
-                "scorers": self.scorers(given.get("scorers"), seats),
+                "scorers": (scorers := self.scorers(given.get("scorers"), seats)),
+                "ranking": self.ranking(given.get("ranking"), scorers),
             },
         )
 
@@ -466,6 +467,17 @@ class _Validator(_Checker):
         if len(set(names)) < len(names):
             self.fail(("scorers",), "scorers lists a scorer twice")
         return names
+
+    def ranking(self, name: str | None, scorers: tuple[str, ...]) -> str | None:
+        if name is None:
+            return scorers[0] if scorers else None
+        if name not in scorers:
+            self.fail(
+                ("ranking",),
+                f'ranking "{name}" is not one of the scorers{did_you_mean(name, scorers)}; '
+                f"scorers: {', '.join(scorers) or 'none'}",
+            )
+        return name
 
     def bots(
         self, game_cls: type[Game[Any]], seats: tuple[int, ...], transport: str

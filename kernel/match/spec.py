@@ -311,6 +311,16 @@ class MatchSpec:
         default_text='"wins" plus a rating: "elo" when every game has two seats, "openskill" '
         "when any has three or more (those installed)",
     )
+    ranking: str | None = declare(
+        Option(
+            None,
+            "The scorer of `scorers` whose table ranks the bots: the one the report and "
+            "the standings name as deciding when the tables disagree.",
+            type=str,
+        ),
+        NONE,
+        default_text="the first of scorers",
+    )
     plugins: tuple[str, ...] = declare(
         Option(
             (),

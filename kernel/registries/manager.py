@@ -43,6 +43,7 @@ REGISTRATION_HOOKS = {
     "codec": "arena_register_codecs",
     "game": "arena_register_games",
     "scorer": "arena_register_scorers",
+    "renderer": "arena_register_renderers",
 }
 
 

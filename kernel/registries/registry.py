@@ -21,7 +21,7 @@ class Entry:
 
 
 class Registry(Mapping[str, Entry]):
-    """Classes of one kind (game, codec, transport, scorer) by name.
+    """Classes of one kind (game, codec, transport, scorer, renderer) by name.
 
     A duplicate name is a load-time error naming both plugins: silently letting the
     second win would make a match file mean different things on different machines.
@@ -85,16 +85,18 @@ class Registry(Mapping[str, Entry]):
 
 @dataclass(frozen=True)
 class Registries:
-    """The four registries a run needs, filled once from the plugin manager."""
+    """The registries of every kind, filled once from the plugin manager: the four a run
+    needs, and the renderers a report needs."""
 
     transports: Registry
     codecs: Registry
     games: Registry
     scorers: Registry
+    renderers: Registry
 
     @classmethod
     def empty(cls, unavailable: Sequence[Unavailable] = ()) -> Registries:
-        kinds = ("transport", "codec", "game", "scorer")
+        kinds = ("transport", "codec", "game", "scorer", "renderer")
         return cls(*(Registry(kind, unavailable) for kind in kinds))
 
     def by_kind(self) -> dict[str, Registry]:
@@ -103,4 +105,5 @@ class Registries:
             "codec": self.codecs,
             "transport": self.transports,
             "scorer": self.scorers,
+            "renderer": self.renderers,
         }

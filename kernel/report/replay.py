@@ -47,7 +47,7 @@ def render_steps(replay: Replay, renderer: type[Renderer] | None) -> RenderedSte
     try:
         steps = list(renderer().steps(replay))
         check_steps(steps, len(replay.events))
-    except Exception as exc:  # noqa: BLE001 - any failure of a plugin's renderer
+    except Exception as exc:  # any failure of a plugin's renderer
         problem = f"the {replay.game} renderer failed: {one_line(exc)}"
         return RenderedSteps(transcript_steps(replay), problem)
     return RenderedSteps(steps, None)

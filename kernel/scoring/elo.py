@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural
+from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""
@@ -199,5 +199,12 @@ class EloScorer(Scorer):
         if lonely:
             notes.append(f"{plural(lonely, 'game')} without two different bots skipped")
         return Standings(
-            title="Elo", columns=("bot", "elo", "±95%", "games", "score %"), rows=rows, notes=notes
+            title="Elo",
+            columns=("bot", "elo", "±95%", "games", "score %"),
+            rows=rows,
+            notes=notes,
+            estimate="Elo, 95% interval",
+            estimates={
+                bot: Estimate(r.elo, r.elo - r.error, r.elo + r.error) for bot, r in ratings.items()
+            },
         )

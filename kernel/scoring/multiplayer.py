@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural
+from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural
 
 
 class OpenSkillScorer(Scorer):
@@ -57,4 +57,10 @@ class OpenSkillScorer(Scorer):
             columns=("bot", "mu", "sigma", "ordinal", "games"),
             rows=rows,
             notes=notes,
+            estimate="mu, from mu - 3 sigma (the ordinal it ranks by) to mu + 3 sigma",
+            estimates={
+                bot: Estimate(r.mu, r.mu - 3 * r.sigma, r.mu + 3 * r.sigma)
+                for bot, r in ratings.items()
+                if played[bot]
+            },
         )

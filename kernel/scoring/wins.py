@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings
+from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
+
+Z95 = 1.96
 
 
 @dataclass
@@ -66,4 +69,15 @@ class WinsScorer(Scorer):
             title="Wins",
             columns=("bot", "games", "wins", "draws", "losses", "points", "win %", "mean rank"),
             rows=rows,
+            estimate="points per game, 95% Wilson interval",
+            estimates={bot: _rate(t) for bot, t in tallies.items() if t.games},
         )
+
+
+def _rate(tally: _Tally) -> Estimate:
+    """Points per game with its Wilson score interval: unlike the plain normal one it stays
+    within [0, 1] and is not zero-width for a bot that won (or lost) every game."""
+    n, p = tally.games, tally.points / tally.games
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))

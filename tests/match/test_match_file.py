@@ -43,6 +43,7 @@ logs = "/var/tmp/arena-logs"
 codec = "json"
 transport = "tcp"
 scorers = ["wins", "openskill"]
+ranking = "openskill"
 plugins = ["my_plugin"]
 max_message_kb = 64
 
@@ -128,6 +129,7 @@ def test_full_file_sets_every_field(write, registries) -> None:
         transport="tcp",
         transport_options={"tcp": {"port": 9000}},
         scorers=("wins", "openskill"),
+        ranking="openskill",
         game_options={"size": 12, "komi": 0.5, "rule": "misere", "swap": False},
         plugins=("my_plugin",),
     )
@@ -229,6 +231,11 @@ def test_wrong_type_says_expected_and_actual(fails: Fails) -> None:
         ('scorers = "wins"', 'scorers must be an array of strings, not a string ("wins")'),
         ("scorers = []", "scorers must not be empty"),
         ('scorers = ["wins", "wins"]', "scorers lists a scorer twice"),
+        (
+            'ranking = "openskil"\nscorers = ["wins", "elo"]',
+            'ranking "openskil" is not one of the scorers; scorers: wins, elo',
+        ),
+        ("ranking = 3", "ranking must be a string, not an integer (3)"),
         ("plugins = [1]", "plugins: item 1 must be a string, not an integer (1)"),
         (
             'format = "roundrobin"',

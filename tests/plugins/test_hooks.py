@@ -9,6 +9,9 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.markers import hookimpl
+from arena_kernel.model import Event
+from arena_kernel.report.renderer import Renderer, Replay, Step
+from arena_kernel.report.replay import render_steps
 from arena_kernel.runner.api import run_match
 from arena_kernel.scoring.base import Scorer, Standings
 from arena_kernel.testing.nim import Nim
@@ -64,6 +67,58 @@ def test_hook_arena_register_scorers(arena_register) -> None:
 
     registries = arena_register(_module(arena_register_scorers=lambda register: register(Count)))
     assert registries.scorers.cls("count") is Count
+
+
+def _replay(events: int) -> Replay:
+    return Replay(
+        game_id=1,
+        game="pile",
+        options={},
+        seating=("a", "b"),
+        ranks=(1, 2),
+        scores=None,
+        reason="a took the last stone",
+        void=False,
+        disqualified=frozenset(),
+        details={},
+        extra={},
+        faults=(),
+        events=tuple(Event(0.1 * i, "recv", i % 2, "1", 0.01) for i in range(events)),
+    )
+
+
+def test_hook_arena_register_renderers(arena_register) -> None:
+    class Pile(Renderer):
+        name = "pile"
+        summary = "one step per move"
+
+        def steps(self, replay: Replay) -> list[Step]:
+            return [
+                Step(f"move {i + 1}", (i, i + 1), picture={"left": 3 - i})
+                for i in range(len(replay.events))
+            ]
+
+    registries = arena_register(_module(arena_register_renderers=lambda register: register(Pile)))
+    assert registries.renderers.cls("pile") is Pile
+    steps, problem = render_steps(_replay(3), registries.renderers.cls("pile"))
+    assert problem is None
+    assert [s.picture for s in steps] == [{"left": 3}, {"left": 2}, {"left": 1}]
+
+
+def test_a_failing_renderer_costs_its_game_the_pictures_only() -> None:
+    class Short(Renderer):
+        name = "pile"
+        summary = "forgets the last event"
+
+        def steps(self, replay: Replay) -> list[Step]:
+            return [Step("start", (0, 1))]
+
+    steps, problem = render_steps(_replay(3), Short)
+    assert (problem or "").startswith(
+        "the pile renderer failed: ValueError: the steps cover 1 of 3 events"
+    )
+    assert [s.events for s in steps] == [(0, 1), (1, 2), (2, 3)]
+    assert steps[-1].caption == "a wins: a took the last stone"
 
 
 class Recorder:
