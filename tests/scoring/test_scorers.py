@@ -206,3 +206,39 @@ def test_openskill_rates_in_schedule_order_whatever_the_input_order() -> None:
     stored = games(*won("a", "b", 3), *won("b", "c", 2), *won("c", "a", 4))
     in_order = OpenSkillScorer().standings(stored, ["a", "b", "c"])
     assert OpenSkillScorer().standings(stored[::-1], ["a", "b", "c"]) == in_order
+
+
+# -- estimates (what the report draws with error bars) ---------------------------------------
+
+
+def test_wins_estimate_is_points_per_game_with_its_wilson_interval() -> None:
+    table = WinsScorer().standings(games(*won("a", "b", 8), *drew("a", "b", 2)), ["a", "b", "c"])
+    a, b = table.estimates["a"], table.estimates["b"]
+    assert a.value == pytest.approx(0.9) and b.value == pytest.approx(0.1)
+    # Wilson 95 % interval of 9 points in 10 games (a textbook figure: 0.596 .. 0.982).
+    assert (a.low, a.high) == (pytest.approx(0.5958, abs=1e-3), pytest.approx(0.9821, abs=1e-3))
+    assert b.low == pytest.approx(1 - a.high) and b.high == pytest.approx(1 - a.low)
+    assert "c" not in table.estimates, "a bot with no game has no estimate"
+    perfect = WinsScorer().standings(games(*won("a", "b", 3)), ["a", "b"]).estimates["a"]
+    assert perfect.value == 1.0 and perfect.high == pytest.approx(1.0) and perfect.low < 1.0
+
+
+def test_elo_estimate_is_the_rating_with_its_error_bar() -> None:
+    table = EloScorer().standings(games(*won("a", "b", 6), *won("b", "a", 2)), ["a", "b"])
+    rows = rows_by_bot(table)
+    for bot in "ab":
+        estimate = table.estimates[bot]
+        assert estimate.value == pytest.approx(rows[bot]["elo"], abs=0.05)
+        assert estimate.high - estimate.value == pytest.approx(rows[bot]["±95%"], abs=0.05)
+        assert estimate.value - estimate.low == pytest.approx(rows[bot]["±95%"], abs=0.05)
+    assert table.estimates["a"].value > table.estimates["b"].value
+
+
+def test_openskill_estimate_spans_mu_plus_minus_three_sigma() -> None:
+    table = OpenSkillScorer().standings(games(*won("a", "b", 4)), ["a", "b", "idle"])
+    rows = rows_by_bot(table)
+    a = table.estimates["a"]
+    assert a.value == pytest.approx(rows["a"]["mu"], abs=0.01)
+    assert a.low == pytest.approx(rows["a"]["ordinal"], abs=0.02)
+    assert a.high - a.value == pytest.approx(a.value - a.low)
+    assert "idle" not in table.estimates
