@@ -25,6 +25,7 @@ import click
 
 from arena_kernel import __version__
 from arena_kernel.cli.new_game import new_game
+from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
 from arena_kernel.errors import ArenaError
 from arena_kernel.registries.installed import DISABLE_VARIABLE
@@ -266,6 +267,7 @@ def doctor() -> None:
 
 
 cli.add_command(new_game)
+cli.add_command(report)
 
 
 def _require_file(path: Path) -> None:

@@ -1,0 +1,43 @@
+"""``arena report``: a database's runs as a static HTML site, each game with its replay.
+
+The command imports the report's code only when it runs, so ``arena --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("database", type=click.Path(path_type=Path))
+@click.option("--run", "run_ref", help="Only this run (id or key); default: every run.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The folder to write the site into (made if missing; open its index.html).",
+)
+@click.option(
+    "-p",
+    "--plugin",
+    "plugins",
+    multiple=True,
+    metavar="MODULE",
+    help="Also load this plugin module (repeatable), e.g. arena_kernel.testing.games.",
+)
+def report(database: Path, run_ref: str | None, output: Path, plugins: tuple[str, ...]) -> None:
+    """Write DATABASE's runs as a static HTML site in OUTPUT: a page per run (standings
+    with error bars, cross-table, faults, reply times, ratings over the games, the games
+    list) and a page per game with its replay, move by move.
+
+    The site needs no server and no network: open OUTPUT/index.html in a browser.
+    """
+    from arena_kernel.cli.main import user_errors
+    from arena_kernel.report.site import write_report
+
+    with user_errors():
+        index = write_report(database, output, run=run_ref, plugins=plugins)
+    click.echo(f"wrote {index}")
