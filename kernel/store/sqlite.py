@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -151,7 +152,8 @@ def sandbox_counts(games: Iterable[StoredGame]) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class GameDetail(StoredGame):
-    """A stored game with everything but its event log (``arena show GAME_ID``).
+    """A stored game with everything but its event log (what ``arena replay GAME_ID``
+    prints above the messages).
 
     ``faults`` are in the order they happened; ``stderr_logs`` maps a seat to the path of
     that bot's stderr file for this game.
@@ -166,6 +168,46 @@ class GameDetail(StoredGame):
     extra: dict[str, Any]
     faults: tuple[Fault, ...]
     stderr_logs: dict[int, str]
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """What one bot did over a run's stored games, beyond its results: how reliable and
+    how quick it was (the report's and ``arena export``'s per-bot figures).
+
+    ``faults`` counts every fault of its seats by kind, most frequent first (a game can
+    hold several); ``replies`` are the messages that answered a request in time, and the
+    reply times (seconds) are theirs, None without replies; ``p95`` is the nearest-rank
+    95th percentile, a time one of its replies really took. ``late`` counts replies that
+    came after their request had timed out.
+    """
+
+    bot: str
+    games: int
+    faults: dict[str, int]
+    replies: int
+    reply_mean: float | None
+    reply_p95: float | None
+    reply_max: float | None
+    late: int
+
+    @property
+    def timeouts(self) -> int:
+        return self.faults.get(FaultKind.TIMEOUT.value, 0)
+
+    @property
+    def fault_count(self) -> int:
+        return sum(self.faults.values())
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """A stored run with its times, for listings: ``created`` and ``finished`` are Unix
+    times; ``finished`` is None until every scheduled game was played."""
+
+    info: RunInfo
+    created: float
+    finished: float | None
 
 
 class Store:
@@ -279,6 +321,19 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Several reads that see the same state of the file, even while a run stores
+        games (a read transaction: WAL keeps its snapshot)."""
+        with self._lock, self._errors():
+            self._db.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("COMMIT")
+
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._lock, self._errors():
             return self._db.execute(sql, params).fetchall()
@@ -359,6 +414,16 @@ class Store:
     def runs(self) -> list[RunInfo]:
         """Every run in the file, oldest first."""
         return [self._run_info(row) for row in self._read(_RUN_QUERY + " ORDER BY r.id")]
+
+    def run_records(self) -> list[RunRecord]:
+        """Every run in the file, oldest first, with when it was created and finished
+        (``arena runs``)."""
+        rows = self._read(
+            "SELECT r.id, r.key, r.name, r.game, r.total_games,"
+            " (SELECT count(*) FROM games g WHERE g.run_id = r.id), r.created, r.finished"
+            " FROM runs r ORDER BY r.id"
+        )
+        return [RunRecord(self._run_info(row[:6]), row[6], row[7]) for row in rows]
 
     def latest_run(self) -> RunInfo | None:
         """The most recently created run, or None in an empty database."""
@@ -505,43 +570,124 @@ class Store:
 
     def game(self, game_id: int) -> GameDetail:
         """One game by its public id, with its seats and faults."""
-        head = self._read(
-            "SELECT run_id, idx, session, seed, started_at, duration, reason, void, details,"
-            " extra, sandbox FROM games WHERE id = ?",
-            (game_id,),
-        )
-        if not head:
+        found = self._game_details(_GameFilter("g.id = ?", (game_id,)))
+        if not found:
             raise ArenaError(f"no game {game_id} in {self.path}")
-        run_id, idx, session, seed, started, took, reason, void, details, extra, sandbox = head[0]
-        seats = self._read(
-            "SELECT bot, rank, score, disqualified, stderr_log FROM seats"
-            " WHERE game_id = ? ORDER BY seat",
-            (game_id,),
+        return found[0]
+
+    def games(
+        self,
+        run_id: int | None = None,
+        *,
+        bot: str | None = None,
+        faulted: bool = False,
+        limit: int | None = None,
+    ) -> list[GameDetail]:
+        """Stored games in id order (``run_id``: that run's only), each with its seats and
+        faults: those where ``bot`` sat, with ``faulted`` only those with a fault, at
+        most ``limit`` (the first ones). Three queries whatever the number of games: a
+        listing or an export of ten thousand games reads them at once."""
+        where: list[str] = []
+        params: list[Any] = []
+        if run_id is not None:
+            where.append("g.run_id = ?")
+            params.append(run_id)
+        if bot is not None:
+            where.append("EXISTS (SELECT 1 FROM seats b WHERE b.game_id = g.id AND b.bot = ?)")
+            params.append(bot)
+        if faulted:
+            where.append("EXISTS (SELECT 1 FROM faults x WHERE x.game_id = g.id)")
+        condition = " AND ".join(where) or "1"
+        if limit is not None:
+            condition = (
+                f"g.id IN (SELECT g.id FROM games g WHERE {condition} ORDER BY g.id LIMIT ?)"
+            )
+            params.append(limit)
+        return self._game_details(_GameFilter(condition, tuple(params)))
+
+    def _game_details(self, which: _GameFilter) -> list[GameDetail]:
+        """The games ``which`` selects (a condition on ``games g``), in id order."""
+        with self._snapshot():
+            heads = self._read(
+                "SELECT g.id, g.run_id, g.idx, g.session, g.seed, g.started_at, g.duration,"
+                " g.reason, g.void, g.details, g.extra, g.sandbox FROM games g"
+                f" WHERE {which.condition} ORDER BY g.id",
+                which.params,
+            )
+            seats = self._read(
+                "SELECT s.game_id, s.bot, s.rank, s.score, s.disqualified, s.stderr_log"
+                f" FROM seats s JOIN games g ON g.id = s.game_id WHERE {which.condition}"
+                " ORDER BY s.game_id, s.seat",
+                which.params,
+            )
+            faults = self._read(
+                "SELECT f.game_id, f.kind, f.detail, f.seat, f.at"
+                f" FROM faults f JOIN games g ON g.id = f.game_id WHERE {which.condition}"
+                " ORDER BY f.game_id, f.rowid",
+                which.params,
+            )
+        seats_of = {k: [r[1:] for r in rows] for k, rows in groupby(seats, key=lambda r: r[0])}
+        faults_of = {k: [r[1:] for r in rows] for k, rows in groupby(faults, key=lambda r: r[0])}
+        return [
+            _game_detail(head, seats_of.get(head[0], []), faults_of.get(head[0], []))
+            for head in heads
+        ]
+
+    def bot_stats(self, run_id: int) -> list[BotStats]:
+        """Per bot seated in the run's stored games, in order of first appearance (game
+        index, then seat): its games, faults, reply times and late replies.
+
+        Events and faults are joined with seats on game and seat by SQLite, which counts
+        all but the reply times: those come back one row per reply (half a second for ten
+        thousand games of a hundred messages).
+        """
+        with self._snapshot():
+            return self._bot_stats(run_id)
+
+    def _bot_stats(self, run_id: int) -> list[BotStats]:
+        games = self._read(
+            "SELECT s.bot, count(DISTINCT s.game_id), min(g.idx * 1000000 + s.seat)"
+            " FROM games g JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?"
+            " GROUP BY s.bot ORDER BY 3",
+            (run_id,),
         )
-        faults = self._read(
-            "SELECT kind, detail, seat, at FROM faults WHERE game_id = ? ORDER BY rowid",
-            (game_id,),
+        faults: dict[str, Counter[str]] = {}
+        for bot, kind, count in self._read(
+            "SELECT s.bot, f.kind, count(*) FROM games g"
+            " JOIN faults f ON f.game_id = g.id"
+            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
+            " WHERE g.run_id = ? GROUP BY s.bot, f.kind",
+            (run_id,),
+        ):
+            faults.setdefault(bot, Counter())[kind] = count
+        # Nearest rank needs each bot's times in order: SQLite's window functions sort
+        # them twice as slowly as fetching them and sorting in Python.
+        times: dict[str, list[float]] = {}
+        for bot, elapsed in self._read(
+            "SELECT s.bot, e.elapsed FROM games g JOIN events e ON e.game_id = g.id"
+            " JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat"
+            " WHERE g.run_id = ? AND e.kind = 'recv' AND e.elapsed IS NOT NULL",
+            (run_id,),
+        ):
+            times.setdefault(bot, []).append(elapsed)
+        late = dict(
+            self._read(
+                "SELECT s.bot, count(*) FROM games g JOIN events e ON e.game_id = g.id"
+                " JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat"
+                " WHERE g.run_id = ? AND e.kind = 'late' GROUP BY s.bot",
+                (run_id,),
+            )
         )
-        first_faults: dict[int | None, str] = {}
-        for kind, _detail, seat, _at in faults:
-            first_faults.setdefault(seat, kind)
-        return GameDetail(
-            game_id,
-            idx,
-            **_seat_fields([(*s[:4], first_faults.get(seat)) for seat, s in enumerate(seats)]),
-            void=bool(void),
-            reason=reason,
-            sandbox=sandbox,
-            run_id=run_id,
-            seed=seed,
-            session=session,
-            started_at=started,
-            duration=took,
-            details=json.loads(details),
-            extra=json.loads(extra),
-            faults=tuple(Fault(FaultKind(k), detail, seat, at) for k, detail, seat, at in faults),
-            stderr_logs={seat: s[4] for seat, s in enumerate(seats) if s[4] is not None},
-        )
+        return [
+            BotStats(
+                bot,
+                count,
+                dict(sorted(faults.get(bot, Counter()).items(), key=lambda i: (-i[1], i[0]))),
+                *_reply_times(times.get(bot, [])),
+                late=late.get(bot, 0),
+            )
+            for bot, count, _first in games
+        ]
 
     def events(self, game_id: int) -> list[Event]:
         """A game's event log (its replay), in the order it happened."""
@@ -552,6 +698,45 @@ class Store:
         if not rows and not self._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
             raise ArenaError(f"no game {game_id} in {self.path}")
         return [Event(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class _GameFilter:
+    """A condition on ``games g`` and its parameters: which games a read selects."""
+
+    condition: str
+    params: tuple[Any, ...] = ()
+
+
+def _game_detail(
+    head: Sequence[Any], seats: Sequence[Sequence[Any]], faults: Sequence[Sequence[Any]]
+) -> GameDetail:
+    """A :class:`GameDetail` from its ``games`` row, its ``(bot, rank, score,
+    disqualified, stderr_log)`` seat rows in seat order and its ``(kind, detail, seat,
+    at)`` fault rows in the order they happened."""
+    (game_id, run_id, idx, session, seed, started, took, reason, void, details, extra, sandbox) = (
+        head
+    )
+    first_faults: dict[int | None, str] = {}
+    for kind, _detail, seat, _at in faults:
+        first_faults.setdefault(seat, kind)
+    return GameDetail(
+        game_id,
+        idx,
+        **_seat_fields([(*s[:4], first_faults.get(seat)) for seat, s in enumerate(seats)]),
+        void=bool(void),
+        reason=reason,
+        sandbox=sandbox,
+        run_id=run_id,
+        seed=seed,
+        session=session,
+        started_at=started,
+        duration=took,
+        details=json.loads(details),
+        extra=json.loads(extra),
+        faults=tuple(Fault(FaultKind(k), detail, seat, at) for k, detail, seat, at in faults),
+        stderr_logs={seat: s[4] for seat, s in enumerate(seats) if s[4] is not None},
+    )
 
 
 _RUN_QUERY = (
@@ -572,6 +757,16 @@ def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:
         "disqualified": frozenset(seat for seat, s in enumerate(seats) if s[3]),
         "first_faults": tuple(s[4] for s in seats),
     }
+
+
+def _reply_times(times: list[float]) -> tuple[int, float | None, float | None, float | None]:
+    """``(replies, mean, p95, max)`` of reply times ``times`` (sorted in place); the 95th
+    percentile by nearest rank, the ceil(0.95 n)-th smallest."""
+    if not times:
+        return 0, None, None, None
+    times.sort()
+    n = len(times)
+    return n, math.fsum(times) / n, times[math.ceil(0.95 * n) - 1], times[-1]
 
 
 def _error_name(exc: sqlite3.Error) -> str:

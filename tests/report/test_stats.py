@@ -1,0 +1,174 @@
+"""Per-bot figures of a run: the store's SQL aggregation against the same figures counted
+one game at a time in Python, on a real run whose bots time out and answer late, and the
+nearest-rank percentile on reply times chosen for it."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
+from arena_kernel.report.stats import BotStats, bot_stats, fault_kinds
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
+
+
+def counted_by_hand(store: Store, run_id: int) -> dict[str, BotStats]:
+    """The figures, game by game, from the store's public reads."""
+    games: Counter[str] = Counter()
+    faults: dict[str, Counter[str]] = {}
+    times: dict[str, list[float]] = {}
+    late: Counter[str] = Counter()
+    for result in store.results(run_id):
+        detail = store.game(result.game_id)
+        games.update(set(detail.seating))
+        for fault in detail.faults:
+            if fault.seat is not None:
+                faults.setdefault(detail.seating[fault.seat], Counter())[str(fault.kind)] += 1
+        for event in store.events(result.game_id):
+            if event.seat is None:
+                continue
+            bot = detail.seating[event.seat]
+            if event.kind == "recv" and event.elapsed is not None:
+                times.setdefault(bot, []).append(event.elapsed)
+            late[bot] += event.kind == "late"
+    out = {}
+    for bot, count in games.items():
+        replies = sorted(times.get(bot, []))
+        kinds = faults.get(bot, Counter())
+        out[bot] = BotStats(
+            bot,
+            count,
+            dict(sorted(kinds.items(), key=lambda item: (-item[1], item[0]))),
+            len(replies),
+            math.fsum(replies) / len(replies) if replies else None,
+            replies[math.ceil(0.95 * len(replies)) - 1] if replies else None,
+            replies[-1] if replies else None,
+            late=late[bot],
+        )
+    return out
+
+
+def test_a_run_with_a_bot_that_times_out_and_answers_late(
+    write_match, scripted_bot, no_leftover_processes
+) -> None:
+    # Three seats: the latecomer misses its second deadline (1 s) by half a second and is
+    # out of the game, which goes on between the two others for seconds (a pile of 48, a
+    # quarter of a second per move of "steady"), so its answer arrives, late, meanwhile.
+    latecomer = scripted_bot(
+        [{"reply": "take 1"}, {"sleep": 1.5, "reply": "take 1"}, {"silent": True}], only="move"
+    )
+    steady = scripted_bot([{"sleep": 0.25, "reply": "take 1"}], only="move")
+    path = write_match(
+        f"""
+        game = "nim"
+        seats = 3
+        concurrency = 3
+        [clock]
+        reply = 1
+        grace = 0.05
+        startup = 8
+        [game_options]
+        pile = 48
+        [[bots]]
+        name = "steady"
+        cmd = {json.dumps(steady)}
+        [[bots]]
+        name = "latecomer"
+        cmd = {json.dumps(latecomer)}
+        [[bots]]
+        name = "good"
+        builtin = "optimal"
+        inproc = true
+        """
+    )
+    summary = run_match(path)
+    no_leftover_processes()
+    assert summary.errors == [] and summary.played == 3
+
+    with Store(summary.run.database) as store:
+        stats = bot_stats(store, summary.run.run_id)
+        expected = counted_by_hand(store, summary.run.run_id)
+
+    assert [s.bot for s in stats] == ["steady", "latecomer", "good"]
+    assert {s.bot: s for s in stats} == expected
+    by_bot = {s.bot: s for s in stats}
+    late = by_bot["latecomer"]
+    assert late.games == 3 and late.timeouts == 3 and late.faults == {"timeout": 3}
+    assert late.late == 3, "each game's late answer is logged as late"
+    assert late.replies == 3, "its first answer of each game, in time"
+    for bot in ("steady", "good"):
+        assert by_bot[bot].faults == {} and by_bot[bot].late == 0 and by_bot[bot].timeouts == 0
+        assert by_bot[bot].replies > 10
+    # Every answer of steady takes its quarter of a second, at the least.
+    steady_stats = by_bot["steady"]
+    assert steady_stats.reply_mean is not None and steady_stats.reply_p95 is not None
+    assert 0.25 <= steady_stats.reply_mean <= steady_stats.reply_p95 <= steady_stats.reply_max
+    assert fault_kinds(late.faults) == "timeout 3"
+
+
+def stored_replies(store: Store, run_id: int, index: int, seating: tuple[str, ...], times):
+    """A game whose seat 0 answers with each of ``times`` and seat 1 faults once."""
+    events = []
+    for t in times:
+        events.append(Event(0.0, "send", 0, "move"))
+        events.append(Event(0.0, "recv", 0, "take 1", elapsed=t))
+    events.append(Event(0.0, "recv", 1, "unasked"))  # no elapsed: not a reply
+    events.append(Event(0.0, "late", 1, "take 1", elapsed=9.0))
+    events.append(Event(0.0, "note", None, "over"))
+    store.save_game(
+        run_id,
+        GameRecord(
+            game=ScheduledGame(index, 1, seating),
+            outcome=Outcome.win(0, 2, "took the last stone"),
+            faults=[
+                Fault(FaultKind.ILLEGAL, "took 4", seat=1),
+                Fault(FaultKind.TIMEOUT, "no reply", seat=1),
+                Fault(FaultKind.ILLEGAL, "took 5", seat=1),
+                Fault(FaultKind.EXIT, "the referee's own", seat=None),
+            ],
+            events=events,
+        ),
+    )
+
+
+@pytest.mark.parametrize(
+    ("replies", "p95"),
+    [(20, 19), (21, 20), (1, 1), (100, 95), (101, 96)],
+    ids=["20", "21", "1", "100", "101"],
+)
+def test_p95_is_the_nearest_rank(tmp_path: Path, replies: int, p95: int) -> None:
+    # 1, 2, ... ms, stored out of order over two games.
+    times = [n / 1000 for n in range(replies, 0, -1)]
+    with Store(tmp_path / "arena.sqlite") as store:
+        run = store.open_run("k", "r", "nim", {"bots": [{"name": "a"}, {"name": "b"}]}, 2)
+        half = len(times) // 2
+        stored_replies(store, run.run_id, 0, ("a", "b"), times[:half])
+        stored_replies(store, run.run_id, 1, ("a", "b"), times[half:])
+        stats = {s.bot: s for s in bot_stats(store, run.run_id)}
+    a = stats["a"]
+    assert a.replies == replies and a.reply_p95 == p95 / 1000
+    assert a.reply_max == replies / 1000
+    assert a.reply_mean == pytest.approx((replies + 1) / 2 / 1000)
+    b = stats["b"]
+    assert b.replies == 0 and b.reply_mean is b.reply_p95 is b.reply_max is None
+    assert b.late == 2 and b.faults == {"illegal": 4, "timeout": 2} and b.timeouts == 2
+
+
+def test_order_is_the_match_files_then_other_seated_bots(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.sqlite") as store:
+        spec = {"bots": [{"name": "idle"}, {"name": "b"}, {"name": "a"}]}
+        run = store.open_run("k", "r", "nim", spec, 3)
+        other = store.open_run("k2", "r2", "nim", spec, 1)
+        stored_replies(store, run.run_id, 0, ("a", "renamed"), [0.1])
+        stored_replies(store, run.run_id, 1, ("b", "gone"), [0.2])
+        stored_replies(store, other.run_id, 0, ("a", "b"), [5.0])
+        stats = bot_stats(store, run.run_id)
+    assert [s.bot for s in stats] == ["idle", "b", "a", "renamed", "gone"]
+    idle = stats[0]
+    assert idle == BotStats("idle", 0, {}, 0, None, None, None, late=0)
+    assert stats[2].games == 1 and stats[2].reply_max == 0.1, "the other run's game is not counted"
