@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from arena_kernel import __version__
+from arena_kernel.cli.listings import games, runs
 from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
@@ -188,7 +189,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
     from arena_kernel.store.sqlite import Store, sandbox_counts
 
     with user_errors():
-        _require_file(database)
+        require_file(database)
         with Store(database) as store:
             run = store.run(run_ref) if run_ref else store.latest_run()
             if run is None:
@@ -215,7 +216,7 @@ def replay(database: Path, game_id: int) -> None:
     from arena_kernel.store.sqlite import Store
 
     with user_errors():
-        _require_file(database)
+        require_file(database)
         with Store(database) as store:
             click.echo(transcript(store, game_id))
 
@@ -267,10 +268,13 @@ def doctor() -> None:
 
 
 cli.add_command(new_game)
+cli.add_command(runs)
+cli.add_command(games)
 cli.add_command(report)
 
 
-def _require_file(path: Path) -> None:
+def require_file(path: Path) -> None:
+    """Refuse a database path that is not a file: opening it would create an empty one."""
     if not path.is_file():
         raise ArenaError(f"{path}: no such database file")
 

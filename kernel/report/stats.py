@@ -8,21 +8,33 @@ so that they cannot disagree; the store does the counting (:meth:`Store.bot_stat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping
 
 from arena_kernel.store.sqlite import BotStats, Store
 
-__all__ = ["BotStats", "bot_stats", "fault_kinds"]
+__all__ = ["BotStats", "bot_stats", "by_count", "fault_kinds"]
 
 
 def bot_stats(store: Store, run_id: int) -> list[BotStats]:
     """One :class:`BotStats` per bot of run ``run_id``: the match file's bots in its order
     (a bot that played no stored game yet has zeros), then any other bot seated in its
-    games (a renamed or removed bot of a resumed run) in order of appearance."""
-    measured = {stats.bot: stats for stats in store.bot_stats(run_id)}
+    games (a renamed or removed bot of a resumed run) in order of appearance; each bot's
+    faults most frequent first."""
+    measured = {
+        stats.bot: dataclasses.replace(stats, faults=by_count(Counter(stats.faults)))
+        for stats in store.bot_stats(run_id)
+    }
     named = [str(bot["name"]) for bot in store.spec(run_id).get("bots", [])]
     order = list(dict.fromkeys([*named, *measured]))
     return [measured.get(bot) or _idle(bot) for bot in order]
+
+
+def by_count(kinds: Counter[str] | Iterable[str]) -> dict[str, int]:
+    """Fault kinds counted (or a count of them), the most frequent first, ties by name."""
+    counts = kinds if isinstance(kinds, Counter) else Counter(kinds)
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def fault_kinds(faults: Mapping[str, int]) -> str:

@@ -175,11 +175,11 @@ class BotStats:
     """What one bot did over a run's stored games, beyond its results: how reliable and
     how quick it was (the report's and ``arena export``'s per-bot figures).
 
-    ``faults`` counts every fault of its seats by kind, most frequent first (a game can
-    hold several); ``replies`` are the messages that answered a request in time, and the
-    reply times (seconds) are theirs, None without replies; ``p95`` is the nearest-rank
-    95th percentile, a time one of its replies really took. ``late`` counts replies that
-    came after their request had timed out.
+    ``faults`` counts every fault of its seats by kind (a game can hold several);
+    ``replies`` are the messages that answered a request in time, and the reply times
+    (seconds) are theirs, None without replies; ``p95`` is the nearest-rank 95th
+    percentile, a time one of its replies really took. ``late`` counts replies that came
+    after their request had timed out.
     """
 
     bot: str
@@ -583,9 +583,9 @@ class Store:
         faulted: bool = False,
         limit: int | None = None,
     ) -> list[GameDetail]:
-        """Stored games in id order (``run_id``: that run's only), each with its seats and
-        faults: those where ``bot`` sat, with ``faulted`` only those with a fault, at
-        most ``limit`` (the first ones). Three queries whatever the number of games: a
+        """Stored games by run and schedule index (``run_id``: that run's only), each with
+        its seats and faults: those where ``bot`` sat, with ``faulted`` only those with a
+        fault, at most ``limit`` (the first ones). Three queries whatever the number of games: a
         listing or an export of ten thousand games reads them at once."""
         where: list[str] = []
         params: list[Any] = []
@@ -600,18 +600,19 @@ class Store:
         condition = " AND ".join(where) or "1"
         if limit is not None:
             condition = (
-                f"g.id IN (SELECT g.id FROM games g WHERE {condition} ORDER BY g.id LIMIT ?)"
+                f"g.id IN (SELECT g.id FROM games g WHERE {condition}"
+                " ORDER BY g.run_id, g.idx LIMIT ?)"
             )
             params.append(limit)
         return self._game_details(_GameFilter(condition, tuple(params)))
 
     def _game_details(self, which: _GameFilter) -> list[GameDetail]:
-        """The games ``which`` selects (a condition on ``games g``), in id order."""
+        """The games ``which`` selects (a condition on ``games g``) by run and index."""
         with self._snapshot():
             heads = self._read(
                 "SELECT g.id, g.run_id, g.idx, g.session, g.seed, g.started_at, g.duration,"
                 " g.reason, g.void, g.details, g.extra, g.sandbox FROM games g"
-                f" WHERE {which.condition} ORDER BY g.id",
+                f" WHERE {which.condition} ORDER BY g.run_id, g.idx",
                 which.params,
             )
             seats = self._read(
@@ -632,6 +633,15 @@ class Store:
             _game_detail(head, seats_of.get(head[0], []), faults_of.get(head[0], []))
             for head in heads
         ]
+
+    def seated_bots(self, run_id: int) -> list[str]:
+        """The bots seated in the run's stored games, by name."""
+        rows = self._read(
+            "SELECT DISTINCT s.bot FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.run_id = ? ORDER BY s.bot",
+            (run_id,),
+        )
+        return [bot for (bot,) in rows]
 
     def bot_stats(self, run_id: int) -> list[BotStats]:
         """Per bot seated in the run's stored games, in order of first appearance (game
@@ -682,7 +692,7 @@ class Store:
             BotStats(
                 bot,
                 count,
-                dict(sorted(faults.get(bot, Counter()).items(), key=lambda i: (-i[1], i[0]))),
+                dict(faults.get(bot, {})),
                 *_reply_times(times.get(bot, [])),
                 late=late.get(bot, 0),
             )
