@@ -1,10 +1,10 @@
 """What a game plugin's tests import from arena, next to :mod:`arena_kernel.plugin`.
 
-Run match files as ``arena run`` does, read the games back from the results database, and
-check a match file without playing it. The fixtures of the same kit (``arena_match``,
-``scripted_bot``, ``arena_node``...) come with the pytest plugin that installing
-arena-kernel registers. Like the plugin surface, these names change only with
-:data:`arena_kernel.plugin.API_VERSION`.
+Run match files as ``arena run`` does, read the games back from the results database,
+check a match file without playing it, and write a database's report as ``arena report``
+does. The fixtures of the same kit (``arena_match``, ``scripted_bot``, ``arena_node``,
+``report_browser``...) come with the pytest plugin that installing arena-kernel registers.
+Like the plugin surface, these names change only with :data:`arena_kernel.plugin.API_VERSION`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from pathlib import Path
 from arena_kernel.match.schedule import derive_seed
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import Event
+from arena_kernel.report.renderer import Renderer, Replay, Step, check_steps
 from arena_kernel.report.replay import load_replay
+from arena_kernel.report.site import write_report
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
@@ -29,10 +31,12 @@ __all__ = [
     "Store",
     "StoredGame",
     "check_match",
+    "checked_steps",
     "game_seed",
     "load_replay",
     "run_match",
     "stored_games",
+    "write_report",
 ]
 
 
@@ -45,3 +49,16 @@ def game_seed(match_seed: int, index: int) -> int:
     """The seed ``Game.play`` gets for game ``index`` (from 0, in schedule order) of a
     match file with ``seed = match_seed``: to rebuild a game's deal in a test."""
     return derive_seed(match_seed, index)
+
+
+def checked_steps(renderer: Renderer, replay: Replay) -> list[Step]:
+    """``renderer``'s steps for ``replay``, held to what the report requires of them (they
+    cover the event log in order, each event once; text labels and captions; pictures
+    that are JSON): an AssertionError says which rule a step broke. The report itself
+    shows such a game as its transcript instead."""
+    steps = list(renderer.steps(replay))
+    try:
+        check_steps(steps, len(replay.events))
+    except ValueError as exc:
+        raise AssertionError(f"game {replay.game_id}: {exc}") from None
+    return steps

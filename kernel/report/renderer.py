@@ -13,6 +13,7 @@ shipped once, in the report's assets.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -106,7 +107,8 @@ class Renderer(ABC):
 
 def check_steps(steps: Sequence[Step], events: int) -> None:
     """Raise ValueError unless ``steps`` is a non-empty list of steps whose event slices
-    cover ``events`` events in order, each exactly once."""
+    cover ``events`` events in order, each exactly once, with text labels and captions and
+    pictures that go into a page as JSON (no NaN, no object JSON cannot write)."""
     if not steps:
         raise ValueError("no steps")
     at = 0
@@ -122,3 +124,12 @@ def check_steps(steps: Sequence[Step], events: int) -> None:
         at = stop
     if at != events:
         raise ValueError(f"the steps cover {at} of {events} events")
+    for number, step in enumerate(steps):
+        if not isinstance(step.label, str) or not isinstance(step.caption, str):
+            raise ValueError(f"step {number}: its label and caption must be strings")
+        try:
+            json.dumps(step.picture, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"step {number} ({step.label!r}): its picture is not JSON: {exc}"
+            ) from None

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
+from arena_kernel.model import Event
 from arena_kernel.registries.report import one_line
 from arena_kernel.report.renderer import Renderer, Replay, Step, check_steps
 from arena_kernel.report.transcript import transcript_steps
-from arena_kernel.store.sqlite import Store
+from arena_kernel.store.sqlite import GameDetail, Store
 
 
 def load_replay(store: Store, game_id: int) -> Replay:
     """Game ``game_id`` of ``store`` with everything a renderer reads."""
     game = store.game(game_id)
-    spec = store.spec(game.run_id)
+    return replay_of(game, store.spec(game.run_id), store.events(game_id))
+
+
+def replay_of(game: GameDetail, spec: Mapping[str, Any], events: Iterable[Event]) -> Replay:
+    """The :class:`Replay` of a game whose rows were read already: a report of thousands
+    of games reads its run's spec once, not once per game."""
     return Replay(
-        game_id=game_id,
+        game_id=game.game_id,
         game=str(spec.get("game", "")),
         options=dict(spec.get("game_options") or {}),
         seating=game.seating,
@@ -27,7 +34,7 @@ def load_replay(store: Store, game_id: int) -> Replay:
         details=game.details,
         extra=game.extra,
         faults=game.faults,
-        events=tuple(store.events(game_id)),
+        events=tuple(events),
     )
 
 

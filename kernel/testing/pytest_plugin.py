@@ -11,6 +11,9 @@
 - ``arena_node``: the path of Node.js; skips without it.
 - ``sandbox``: this machine's sandbox probe, for tests of sandboxed bots; skips where bots
   cannot be sandboxed, and fails instead under ``CI=true``.
+- ``report_browser``: a headless Chromium to check a written report's pages in (see
+  :mod:`arena_kernel.testing.browser`); skips without Playwright or Chromium, and fails
+  instead under ``CI=true``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -34,6 +37,7 @@ from arena_kernel.registries.manager import (
 )
 from arena_kernel.registries.registry import Registries
 from arena_kernel.sandbox.probe import Probe, probe
+from arena_kernel.testing.browser import ReportBrowser, unavailable
 
 
 @pytest.fixture
@@ -129,3 +133,20 @@ def sandbox() -> Probe:
     if found.refusal:
         skip_unless_ci(f"bots cannot be sandboxed here: {found.refusal}")
     return found
+
+
+@pytest.fixture(scope="session")
+def report_browser(request: pytest.FixtureRequest) -> Iterator[ReportBrowser]:
+    """One headless Chromium for the session, a fresh page per check:
+    ``report_browser.check_replay(report_dir, game_id, screenshot="name")`` and
+    ``report_browser.check_run_page(path)``. Screenshots go to
+    ``<rootdir>/test-artifacts/screenshots/``. Skips where Playwright or Chromium is
+    missing (fails instead under ``CI=true``)."""
+    missing = unavailable()
+    if missing:
+        skip_unless_ci(f"no browser for the report checks: {missing}")
+    browser = ReportBrowser(request.config.rootpath / "test-artifacts" / "screenshots")
+    try:
+        yield browser
+    finally:
+        browser.close()

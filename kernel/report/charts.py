@@ -1,0 +1,183 @@
+"""The run page's pictures as inline SVG: a dot-and-whisker chart of a table's estimates
+and a line plot of ratings over the games played. Inline, so a page opened from disk needs
+no file, script or library to show them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from arena_kernel.report.html import esc
+from arena_kernel.scoring.base import Estimate
+
+PALETTE = (
+    "#2563eb",
+    "#d97706",
+    "#059669",
+    "#dc2626",
+    "#7c3aed",
+    "#0891b2",
+    "#db2777",
+    "#65a30d",
+    "#4b5563",
+    "#ea580c",
+)
+"""Line colours, by the bot's place in the run's list (the same bot, the same colour)."""
+
+
+def color(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+def number(value: float) -> str:
+    """A figure rounded for an axis or a tooltip: ratings in whole points, rates finer."""
+    size = abs(value)
+    if size >= 100:
+        return f"{value:.0f}"
+    if size >= 1:
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:.3f}".rstrip("0").rstrip(".") or "0"
+
+
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """About ``count`` round values spanning ``[low, high]``."""
+    span = high - low
+    if span <= 0:
+        return [low]
+    raw = span / max(1, count)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(low / step) * step
+    values = []
+    value = first
+    while value <= high + step * 1e-9:
+        values.append(round(value, 10))
+        value += step
+    return values
+
+
+def _range(values: Sequence[float]) -> tuple[float, float]:
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        return low - 1, high + 1
+    pad = (high - low) * 0.05
+    return low - pad, high + pad
+
+
+def estimate_chart(estimates: Mapping[str, Estimate], order: Sequence[str], label: str) -> str:
+    """One row per bot (in ``order``, the table's): its figure as a dot, its interval as
+    a whisker; ``label`` says what the figure is."""
+    bots = [bot for bot in order if bot in estimates]
+    if not bots:
+        return ""
+    ends = [
+        value
+        for bot in bots
+        for value in (estimates[bot].value, estimates[bot].low, estimates[bot].high)
+        if value is not None and math.isfinite(value)
+    ]
+    if not ends:
+        return ""
+    low, high = _range(ends)
+    left, right, top, row = 130, 16, 12, 26
+    width = 460
+    height = top + row * len(bots) + 34
+    plot = width - left - right
+
+    def x(value: float) -> float:
+        return left + (value - low) / (high - low) * plot
+
+    parts = [
+        f'<svg class="chart estimates" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{esc(label)}">'
+    ]
+    axis_y = top + row * len(bots) + 4
+    for tick in ticks(low, high):
+        tx = x(tick)
+        parts.append(
+            f'<line class="grid" x1="{tx:.1f}" y1="{top - 4}" x2="{tx:.1f}" y2="{axis_y}"/>'
+            f'<text class="tick" x="{tx:.1f}" y="{axis_y + 16}">{esc(number(tick))}</text>'
+        )
+    for i, bot in enumerate(bots):
+        estimate = estimates[bot]
+        cy = top + row * i + row / 2
+        interval = ""
+        if estimate.low is not None and estimate.high is not None:
+            x1, x2 = x(estimate.low), x(estimate.high)
+            interval = f" ({number(estimate.low)} to {number(estimate.high)})"
+            parts.append(
+                f'<line class="whisker" x1="{x1:.1f}" y1="{cy}" x2="{x2:.1f}" y2="{cy}"/>'
+                f'<line class="whisker" x1="{x1:.1f}" y1="{cy - 6}" x2="{x1:.1f}" y2="{cy + 6}"/>'
+                f'<line class="whisker" x1="{x2:.1f}" y1="{cy - 6}" x2="{x2:.1f}" y2="{cy + 6}"/>'
+            )
+        parts.append(
+            f'<text class="name" x="{left - 10}" y="{cy + 4}">{esc(bot)}</text>'
+            f'<circle class="dot" cx="{x(estimate.value):.1f}" cy="{cy}" r="5" '
+            f'fill="{color(i)}"><title>{esc(bot)}: {esc(number(estimate.value))}'
+            f"{esc(interval)}</title></circle>"
+        )
+    parts.append(
+        f'<line class="axis" x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}"/></svg>'
+    )
+    return "".join(parts)
+
+
+def history_chart(
+    points: Sequence[tuple[int, Mapping[str, float]]], bots: Sequence[str], label: str
+) -> str:
+    """A line per bot through its figure after each checkpoint: ``points`` are (games
+    counted, {bot: figure}); ``bots`` fixes the colours and the legend's order."""
+    values = [v for _, figures in points for v in figures.values() if math.isfinite(v)]
+    if len(points) < 2 or not values:
+        return ""
+    low, high = _range(values)
+    first, last = points[0][0], points[-1][0]
+    left, right, top, bottom = 64, 20, 14, 40
+    width, height = 1000, 340
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(games: int) -> float:
+        return left + (games - first) / max(1, last - first) * plot_w
+
+    def y(value: float) -> float:
+        return top + (high - value) / (high - low) * plot_h
+
+    parts = [
+        f'<svg class="chart history" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{esc(label)}">'
+    ]
+    for tick in ticks(low, high):
+        ty = y(tick)
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
+            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
+        )
+    for tick in ticks(first, last, 6):
+        if tick != int(tick):
+            continue
+        tx = x(int(tick))
+        parts.append(
+            f'<text class="tick" x="{tx:.1f}" y="{height - bottom + 16}">{int(tick)}</text>'
+        )
+    parts.append(
+        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
+        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
+        f'y2="{height - bottom}"/>'
+    )
+    for i, bot in enumerate(bots):
+        line = [
+            f"{x(games):.1f},{y(figures[bot]):.1f}"
+            for games, figures in points
+            if bot in figures and math.isfinite(figures[bot])
+        ]
+        if line:
+            parts.append(
+                f'<polyline class="series" points="{" ".join(line)}" stroke="{color(i)}">'
+                f"<title>{esc(bot)}</title></polyline>"
+            )
+    parts.append("</svg>")
+    legend = "".join(
+        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
+        for i, bot in enumerate(bots)
+    )
+    return f'<figure class="history">{"".join(parts)}<ul class="legend">{legend}</ul></figure>'

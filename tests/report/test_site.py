@@ -1,0 +1,216 @@
+"""``arena report`` on real runs of the kernel's test games: the folder it writes, what a run
+page and a game page say, hostile bot text kept as text, renderer failures that cost a game
+its pictures only, and one-line errors for a bad database, run or folder."""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+import sys
+
+import pytest
+
+from arena_kernel.errors import ArenaError
+from arena_kernel.plugin import Register, Renderer, Replay, Step, hookimpl
+from arena_kernel.report.transcript import transcript_steps
+from arena_kernel.runner.api import run_match
+from arena_kernel.store import Store
+from arena_kernel.testkit import load_replay, write_report
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arena_kernel.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_site_has_an_index_a_page_per_run_and_game_assets_and_logs(
+    nim_run, tmp_path, hostile_text
+):
+    index = write_report(nim_run, tmp_path / "site")
+    site = index.parent
+    assert index == site / "index.html"
+    with Store(nim_run) as store:
+        games = store.games(1)
+    assert len(games) == 6  # 3 bots, each pairing in both seatings
+    assert sorted(p.name for p in (site / "games").iterdir()) == sorted(
+        f"{g.game_id}.html" for g in games
+    )
+    assert (site / "runs" / "1.html").is_file()
+    assert {p.name for p in (site / "assets").iterdir()} >= {"report.css", "viewer.js", "draw"}
+    assert (site / "assets" / "draw" / "nim.js").read_text().startswith("//")
+    # The cheat's stderr logs are copied beside the pages, byte for byte.
+    logs = list((site / "logs").iterdir())
+    assert logs and all(log.read_text().startswith(hostile_text) for log in logs)
+
+
+def test_the_run_page_names_every_bot_and_scorer_and_which_ranks(nim_run, tmp_path):
+    page = write_report(nim_run, tmp_path / "site").read_text()
+    for bot in ("optimal", "random", "cheat"):
+        assert f"<td>{bot}</td>" in page
+    headings = re.findall(r'<h3 id="scorer-(\w+)">([^<]*)(<span class="badge">[^<]*</span>)?', page)
+    assert [(name, bool(badge)) for name, _title, badge in headings] == [
+        ("wins", False),
+        ("elo", True),
+    ]
+    # The cheat lost all four of its games to faults, and the table of faults says so.
+    faults = page.split("<h2>Games lost to faults</h2>")[1].split("</section>")[0]
+    assert re.search(r"<td>cheat</td><td class=num>4</td>", faults), faults
+    bots = page.split("<h2>Bots: faults and reply times</h2>")[1].split("</section>")[0]
+    assert "<td>illegal 4</td>" in bots
+    # Cross-table: the cheat lost every game, against each bot twice.
+    assert 'title="cheat against optimal: 0 won, 0 drawn, 2 lost">0-0-2<' in page
+    assert 'title="optimal against cheat: 2 won, 0 drawn, 0 lost">2-0-0<' in page
+
+
+def test_bot_text_reaches_the_pages_as_text_only(nim_run, tmp_path):
+    site = write_report(nim_run, tmp_path / "site").parent
+    pages = [*site.glob("games/*.html"), *site.glob("runs/*.html"), site / "index.html"]
+    for path in pages:
+        text = path.read_text()
+        # One script block per page holds data; nothing a bot wrote opens a tag.
+        assert "<script>alert" not in text and "<img src=x" not in text, path
+        assert text.count("</script>") == text.count("<script"), path
+    cheated = [p.read_text() for p in site.glob("games/*.html") if "take 9" in p.read_text()]
+    assert len(cheated) == 4
+    for text in cheated:
+        assert "\\u003c/script\\u003e\\u003cscript\\u003ealert" in text  # in the replay data
+        assert "&lt;/script&gt;&lt;script&gt;alert" in text  # in the faults list
+
+
+def test_a_game_page_says_who_won_and_lists_the_faults_in_order(nim_run, tmp_path):
+    site = write_report(nim_run, tmp_path / "site").parent
+    with Store(nim_run) as store:
+        for game in store.games(1):
+            replay = load_replay(store, game.game_id)
+            text = (site / "games" / f"{game.game_id}.html").read_text()
+            (winner,) = replay.winners()
+            assert f'<p class="subtitle">{winner} won: ' in text
+            kinds = re.findall(r'<li class="fault">[^<]*<strong>(\w+)</strong>', text)
+            assert kinds == [str(f.kind) for f in game.faults]
+            assert ('id="replay-data"' in text) and ('class="problem"' not in text)
+
+
+class Exploding(Renderer):
+    name = "rps"
+    summary = "raises on every game"
+
+    def steps(self, replay: Replay) -> list[Step]:
+        raise RuntimeError(f"cannot draw game {replay.game_id}")
+
+
+class NotJson(Renderer):
+    name = "rps"
+    summary = "a picture that is not JSON"
+
+    def steps(self, replay: Replay) -> list[Step]:
+        return [Step("all", (0, len(replay.events)), "", {"score": float("nan")})]
+
+
+class Gapped(Renderer):
+    name = "rps"
+    summary = "steps that skip an event"
+
+    def steps(self, replay: Replay) -> list[Step]:
+        return [Step("all", (1, len(replay.events)))]
+
+
+@pytest.mark.parametrize(
+    ("broken", "problem"),
+    [
+        (Exploding, "RuntimeError: cannot draw game"),
+        (NotJson, "its picture is not JSON"),
+        (Gapped, "covers events [1,"),
+    ],
+)
+def test_a_broken_renderer_costs_its_games_their_pictures_not_the_report(
+    write_match, tmp_path, broken, problem
+):
+    """Rock-paper-scissors has no renderer: a plugin given to the report draws it, badly.
+    Every game page then says why and shows the transcript, which ends with the result."""
+
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def arena_register_renderers(register: Register) -> None:
+            register(broken)
+
+    path = write_match(
+        """
+        game = "rps"
+        seed = 3
+        [[bots]]
+        name = "a"
+        builtin = "random"
+        [[bots]]
+        name = "b"
+        builtin = "rock"
+        """
+    )
+    summary = run_match(path)
+    assert not summary.errors, summary.errors
+    site = write_report(summary.run.database, tmp_path / "rps", plugins=[Plugin]).parent
+    with Store(summary.run.database) as store:
+        for game in store.games(summary.run.run_id):
+            page = (site / "games" / f"{game.game_id}.html").read_text()
+            shown = re.search(r'<p class="problem">([^<]*)</p>', page)
+            assert shown is not None and problem in html.unescape(shown.group(1))
+            assert shown.group(1).startswith("the rps renderer failed: ")
+            replay = load_replay(store, game.game_id)
+            assert html.unescape(transcript_steps(replay)[-1].caption) in html.unescape(page)
+    # Without the plugin the same games are transcripts with nothing to excuse.
+    plain = write_report(summary.run.database, tmp_path / "plain").parent
+    assert all('class="problem"' not in p.read_text() for p in plain.glob("games/*.html"))
+
+
+def test_several_runs_get_an_index_of_runs(write_match, tmp_path):
+    database = tmp_path / "two.sqlite"
+    for name, pile in (("first", 5), ("second", 6)):
+        path = write_match(
+            f"""
+            database = "{database}"
+            game = "nim"
+            name = "{name}"
+            [game_options]
+            pile = {pile}
+            [[bots]]
+            name = "a"
+            builtin = "optimal"
+            [[bots]]
+            name = "b"
+            builtin = "random"
+            """,
+            name=f"{name}.toml",
+        )
+        assert not run_match(path).errors
+    index = write_report(database, tmp_path / "site")
+    text = index.read_text()
+    assert re.findall(r'href="runs/(\d)\.html">(\w+)<', text) == [("1", "first"), ("2", "second")]
+    assert {p.name for p in (index.parent / "runs").iterdir()} == {"1.html", "2.html"}
+    only = write_report(database, tmp_path / "one", run="2")
+    assert "run 2: second" in only.read_text()
+    assert not (only.parent / "runs" / "1.html").exists()
+
+
+def test_bad_inputs_are_one_line_errors(nim_run, tmp_path):
+    with pytest.raises(ArenaError, match=r"no such database file"):
+        write_report(tmp_path / "missing.sqlite", tmp_path / "out")
+    with pytest.raises(ArenaError, match=r"no run"):
+        write_report(nim_run, tmp_path / "out", run="99")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(ArenaError, match=r"cannot write the report in"):
+        write_report(nim_run, blocker / "site")
+    result = arena("report", str(nim_run), "--run", "99", "-o", str(tmp_path / "o"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_the_command_writes_the_site_and_says_where(nim_run, tmp_path):
+    result = arena("report", str(nim_run), "-o", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"wrote {tmp_path / 'site' / 'index.html'}"
