@@ -37,6 +37,7 @@ from arena_stones.engine import (
     WHITE,
     Position,
     height,
+    owner,
     stone,
 )
 from arena_stones.wire import Location, WireError, parse_move
@@ -237,7 +238,8 @@ class _Walk:
                 assert frm is not None and to is not None
                 vf, vt = position.cells[INDEX[frm]], position.cells[INDEX[to]]
                 if kind == ATTACK:
-                    detail = f": {_stack(vf)} takes {_stack(vt)}"
+                    victim = COLOURS[PLAYER_SEAT[owner(vt)]]
+                    detail = f": {_stack(vf)} takes {victim}'s {_stack(vt)}"
                 else:
                     detail = f": {TYPE_NAMES[stone(vf)]} on top, height {height(vf) + height(vt)}"
             position.play(kind, frm, to)
