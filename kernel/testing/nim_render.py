@@ -38,7 +38,11 @@ class NimRenderer(Renderer):
 
     def steps(self, replay: Replay) -> Sequence[Step]:
         events = replay.events
-        moves = [i for i, e in enumerate(events) if e.kind == "send" and _verb(e) == "move"]
+        moves = [
+            i
+            for i, e in enumerate(events)
+            if e.kind == "send" and "move" in e.text and _verb(e) == "move"  # cheap test first
+        ]
         start = _first_pile(events, replay.options)
         out: list[int] = []
         steps = [
