@@ -64,10 +64,14 @@ def _range(values: Sequence[float]) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def estimate_chart(estimates: Mapping[str, Estimate], order: Sequence[str], label: str) -> str:
+def estimate_chart(
+    estimates: Mapping[str, Estimate], order: Sequence[str], label: str, roster: Sequence[str]
+) -> str:
     """One row per bot (in ``order``, the table's): its figure as a dot, its interval as
-    a whisker; ``label`` says what the figure is."""
+    a whisker; ``label`` says what the figure is. A bot's colour is that of its place in
+    ``roster``, as in the plot over the games."""
     bots = [bot for bot in order if bot in estimates]
+    place = {bot: i for i, bot in enumerate(roster)}
     if not bots:
         return ""
     ends = [
@@ -113,7 +117,7 @@ def estimate_chart(estimates: Mapping[str, Estimate], order: Sequence[str], labe
         parts.append(
             f'<text class="name" x="{left - 10}" y="{cy + 4}">{esc(bot)}</text>'
             f'<circle class="dot" cx="{x(estimate.value):.1f}" cy="{cy}" r="5" '
-            f'fill="{color(i)}"><title>{esc(bot)}: {esc(number(estimate.value))}'
+            f'fill="{color(place.get(bot, i))}"><title>{esc(bot)}: {esc(number(estimate.value))}'
             f"{esc(interval)}</title></circle>"
         )
     parts.append(

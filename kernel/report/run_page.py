@@ -60,7 +60,7 @@ def run_pages(
             f"<h1>{esc(title)}</h1>",
             f'<p class="subtitle">{esc(run.game)}: {esc(stored)}</p>',
             _settings(view, scorers, ranking),
-            _standings(tables, scorers, ranking),
+            _standings(tables, scorers, ranking, bots),
             _faults(faults),
             _stats(view.stats),
             _cross(games, bots),
@@ -129,13 +129,15 @@ def _pairs(values: Mapping[str, Any]) -> str:
     return esc(", ".join(f"{k} {'none' if v is None else v}" for k, v in values.items()) or "-")
 
 
-def _standings(tables: Sequence[Standings], scorers: Sequence[str], ranking: str) -> str:
+def _standings(
+    tables: Sequence[Standings], scorers: Sequence[str], ranking: str, bots: Sequence[str]
+) -> str:
     parts = ['<section class="panel"><h2>Standings</h2>']
     for name, standings in zip(scorers, tables, strict=True):
         badge = ' <span class="badge">ranks the bots</span>' if name == ranking else ""
         notes = "".join(f'<p class="note">note: {esc(n)}</p>' for n in standings.notes)
         order = [str(row[0]) for row in standings.rows]
-        chart = estimate_chart(standings.estimates, order, standings.estimate)
+        chart = estimate_chart(standings.estimates, order, standings.estimate, bots)
         figure = (
             f'<div>{chart}<p class="note">{esc(standings.estimate)}</p></div>'
             if chart

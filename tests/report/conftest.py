@@ -20,8 +20,9 @@ def hostile_text() -> str:
 
 @pytest.fixture
 def nim_run(write_match, scripted_bot) -> Path:
-    """A played round robin of Nim: two built-in bots and a cheat that answers every move
-    with an illegal take wrapped in markup and writes markup to its stderr; Elo ranks."""
+    """A played round robin of Nim: a cheat that answers every move with an illegal take
+    wrapped in markup and writes markup to its stderr, listed first (so that the match
+    file's order is not the standings'), and two built-in bots; Elo ranks."""
     cheat = scripted_bot([{"reply": f"take 9 {HOSTILE}", "stderr": HOSTILE}], only="move")
     path = write_match(
         f"""
@@ -33,14 +34,14 @@ def nim_run(write_match, scripted_bot) -> Path:
         [game_options]
         pile = 9
         [[bots]]
+        name = "cheat"
+        cmd = {json.dumps(cheat)}
+        [[bots]]
         name = "optimal"
         builtin = "optimal"
         [[bots]]
         name = "random"
         builtin = "random"
-        [[bots]]
-        name = "cheat"
-        cmd = {json.dumps(cheat)}
         """
     )
     summary = run_match(path)

@@ -62,6 +62,11 @@ def test_the_run_page_names_every_bot_and_scorer_and_which_ranks(nim_run, tmp_pa
     assert re.search(r"<td>cheat</td><td class=num>4</td>", faults), faults
     bots = page.split("<h2>Bots: faults and reply times</h2>")[1].split("</section>")[0]
     assert "<td>illegal 4</td>" in bots
+    # Each bot has one colour, in the error-bar charts and in the plot over the games.
+    dots = re.findall(r'fill="(#\w+)"><title>(\w+): ', page)
+    legend = {bot: c for c, bot in re.findall(r'background:(#\w+)"></span>(\w+)<', page)}
+    assert len(dots) == 6 and len(legend) == 3
+    assert all(legend[bot] == colour for colour, bot in dots), (dots, legend)
     # Cross-table: the cheat lost every game, against each bot twice.
     assert 'title="cheat against optimal: 0 won, 0 drawn, 2 lost">0-0-2<' in page
     assert 'title="optimal against cheat: 2 won, 0 drawn, 0 lost">2-0-0<' in page
