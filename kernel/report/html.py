@@ -75,8 +75,8 @@ def table(
 ) -> str:
     """A plain data table; each cell's value is escaped, None shows as a dash."""
     columns = list(columns)
-    rows = [list(row) for row in rows]
-    right = list(numeric) if numeric is not None else _numeric(rows, len(columns))
+    cells = [list(row) for row in rows]
+    right = list(numeric) if numeric is not None else _numeric(cells, len(columns))
     head = "".join(
         f"<th{' class=num' if num else ''}>{esc(col)}</th>"
         for col, num in zip(columns, right, strict=True)
@@ -88,7 +88,7 @@ def table(
             for value, num in zip(row, right, strict=True)
         )
         + "</tr>"
-        for row in rows
+        for row in cells
     )
     attr = f' class="{esc(cls)}"' if cls else ""
     return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
