@@ -22,6 +22,7 @@ from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
 from arena_kernel.testing.results import stored_games
+from arena_kernel.testing.spoil import spoilt_logs
 
 __all__ = [
     "Event",
@@ -35,6 +36,7 @@ __all__ = [
     "game_seed",
     "load_replay",
     "run_match",
+    "spoilt_logs",
     "stored_games",
     "write_report",
 ]
