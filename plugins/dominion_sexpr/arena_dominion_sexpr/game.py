@@ -57,6 +57,11 @@ class BadPlay(Exception):
     """A reply that is not a datum of the grammar, or a play the rules forbid now."""
 
 
+def has_curses(version: int, rules: str) -> bool:
+    """Whether a game has a Curse pile: from version 2 on, under the official rules only."""
+    return version > 1 and rules != COURSE
+
+
 def sym(*words: str) -> list[Symbol]:
     return [Symbol(w) for w in words]
 
@@ -129,7 +134,7 @@ class SexprMatch:
         v2 on no ``add`` without a buy."""
         self.lose_on_bad_play = config["bad_play"] == "lose"
         self.kingdom = KINGDOMS[version]
-        curses = version > 1 and not self.course
+        curses = has_curses(version, config["rules"])
         self.no_curses = (
             None
             if curses

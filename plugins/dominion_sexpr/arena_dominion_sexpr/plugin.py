@@ -1,4 +1,5 @@
-"""The entry point of the ``arena`` group: registers the S-expression game."""
+"""The entry point of the ``arena`` group: registers the S-expression game and how the
+report draws it."""
 
 from arena_kernel.plugin import Register, hookimpl
 
@@ -8,3 +9,10 @@ def arena_register_games(register: Register) -> None:
     from arena_dominion_sexpr.game import DominionSexpr
 
     register(DominionSexpr)
+
+
+@hookimpl
+def arena_register_renderers(register: Register) -> None:
+    from arena_dominion_sexpr.render import DominionSexprRenderer
+
+    register(DominionSexprRenderer)

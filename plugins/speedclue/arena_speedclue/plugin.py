@@ -1,4 +1,4 @@
-"""The entry point of the ``arena`` group: registers the game with the kernel."""
+"""The entry point of the ``arena`` group: registers the game and its report renderer."""
 
 from arena_kernel.plugin import Register, hookimpl
 
@@ -8,3 +8,10 @@ def arena_register_games(register: Register) -> None:
     from arena_speedclue.game import SpeedClue
 
     register(SpeedClue)
+
+
+@hookimpl
+def arena_register_renderers(register: Register) -> None:
+    from arena_speedclue.render import SpeedClueRenderer
+
+    register(SpeedClueRenderer)

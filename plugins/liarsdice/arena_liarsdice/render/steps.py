@@ -119,7 +119,7 @@ class Narrator:
         if end.caller is None:
             reason = self.fault_reason(move, end)
             call.update(kind="fault", reason=reason)
-            caption = f"{loser} loses the round on a fault: {reason}. {lost}"
+            caption = f"Fault by {loser}: {reason}. {lost}"
             label = f"{number} {loser} fault"
         else:
             caller = self.name(end.caller)
