@@ -21,6 +21,7 @@ from arena_kernel.report.site import write_report
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
+from arena_kernel.testing.browser import ReportBrowser
 from arena_kernel.testing.results import stored_games
 from arena_kernel.testing.spoil import spoilt_logs
 
@@ -28,6 +29,7 @@ __all__ = [
     "Event",
     "GameDetail",
     "MatchSpec",
+    "ReportBrowser",
     "RunSummary",
     "Store",
     "StoredGame",

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 import click
 
 from arena_kernel import __version__
+from arena_kernel.cli.export import export
 from arena_kernel.cli.listings import games, runs
 from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.report import report
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from arena_kernel.registries.registry import Registries
     from arena_kernel.runner.run import RunSummary
     from arena_kernel.scoring.base import Standings
+    from arena_kernel.store.sqlite import BotStats
 
 
 @contextlib.contextmanager
@@ -93,57 +95,124 @@ def cli() -> None:
 @click.argument("match_file", type=click.Path(path_type=Path))
 @plugin_option
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Games at once.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run(match_file: Path, plugins: tuple[str, ...], concurrency: int | None, quiet: bool) -> None:
-    """Play the games of MATCH_FILE that are not stored yet, then print the standings.
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="Keep the run's HTML report (arena report) in DIR while it plays: written at the "
+    "start, refreshed at most every 5 s as games end, and at the end.",
+)
+def run(
+    match_file: Path,
+    plugins: tuple[str, ...],
+    concurrency: int | None,
+    quiet: bool,
+    report_dir: Path | None,
+) -> None:
+    """Play the games of MATCH_FILE that are not stored yet, then print the standings and
+    each bot's faults.
 
     Running the same file again resumes: finished games are skipped, games that were
     interrupted are replayed from their start.
+
+    On stderr, the progress: games stored of the schedule, games per second, faults so
+    far and the leader by the run's ranking scorer. On a terminal it is one line redrawn
+    in place; without one (a log, a pipe) it is one line at the end of the run, and one a
+    minute before that while a long run plays.
     """
-    from arena_kernel.cli.progress import ProgressReport
+    from arena_kernel.cli.progress import ProgressReport, Ranking
     from arena_kernel.runner.api import prepare, run_prepared
 
     with user_errors():
         prepared = prepare(match_file, plugins, concurrency=concurrency)
-        progress = ProgressReport(prepared.spec.name, bar=not quiet)
+        ranking = Ranking.of(prepared.spec, prepared.registries)
+        progress = ProgressReport(prepared.spec.name, bar=not quiet, ranking=ranking)
+        observers: list[object] = [progress]
+        live = None
+        if report_dir is not None:
+            from arena_kernel.cli.live_report import LiveReport
+
+            live = LiveReport(report_dir, plugins)
+            observers.append(live)
         try:
-            summary = run_prepared(prepared, [progress])
+            try:
+                summary = run_prepared(prepared, observers)
+            finally:
+                # Before any message that follows: it then starts a line of its own.
+                progress.finish()
+                index = live.finish() if live is not None else None
         except KeyboardInterrupt:
-            click.echo("\narena: interrupted; run the same match file again to resume", err=True)
+            click.echo("arena: interrupted; run the same match file again to resume", err=True)
             sys.exit(130)
-        finally:
-            progress.finish()
-    _print_summary(summary)
+        stats = stored_bot_stats(Path(summary.run.database), summary.run.run_id)
+    _print_summary(summary, stats, index)
     sys.exit(1 if summary.errors else 0)
 
 
-def _print_summary(summary: RunSummary) -> None:
+def stored_bot_stats(database: Path, run_id: int) -> list[BotStats]:
+    """The per-bot figures of a run, read from its database (as the report and ``arena
+    export`` read them): what the faults table of the summary shows."""
+    from arena_kernel.report.stats import bot_stats
+    from arena_kernel.store.sqlite import Store
+
+    with Store(database) as store:
+        return bot_stats(store, run_id)
+
+
+def _print_summary(summary: RunSummary, stats: Sequence[BotStats], index: Path | None) -> None:
     run = summary.run
     click.echo(
         f"run {run.run_id} ({run.name}): {summary.played} games played now, "
         f"{summary.skipped} already stored, {run.total_games} in the schedule; "
         f"results in {run.database}"
     )
+    if index is not None:
+        click.echo(f"report: {index}")
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    _print_standings(summary.standings, summary.faults, summary.sandboxes)
+    _print_standings(summary.standings, summary.faults, stats, summary.sandboxes)
 
 
 def _print_standings(
-    standings: list[Standings], faults: Standings | None, sandboxes: dict[str, int]
+    standings: list[Standings],
+    faults: Standings | None,
+    stats: Sequence[BotStats],
+    sandboxes: dict[str, int],
 ) -> None:
-    """The scorers' tables, then (when any bot lost a game to a fault) the faults table,
-    then what the games' bots ran under (``sandboxes``: games per sandbox mode)."""
+    """The scorers' tables, then (when any bot lost a game to a fault) the games lost to
+    faults, then every fault of each bot (``stats``), then what the games' bots ran under
+    (``sandboxes``: games per sandbox mode)."""
     for table in [*standings, *([faults] if faults else [])]:
         click.echo("")
         click.echo(table.title)
         click.echo(render(table.columns, table.rows))
         for note in table.notes:
             click.echo(f"  note: {note}")
+    click.echo("")
+    click.echo("\n".join(bot_fault_lines(stats)))
     if sandboxes:
         counts = (f"{mode} ({n} game{'' if n == 1 else 's'})" for mode, n in sandboxes.items())
         click.echo("")
         click.echo(f"sandbox: {', '.join(counts)}")
+
+
+BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"
+
+
+def bot_fault_lines(stats: Sequence[BotStats]) -> list[str]:
+    """Each bot's faults, of every kind and however many a game held: the bots with any,
+    most first (ties in the match file's order), with their count by kind; ``faults:
+    none`` when no bot made one. The games lost to faults say what the faults cost;
+    this says how unreliable each bot was, also in games it won or that went on."""
+    from arena_kernel.report.stats import fault_kinds
+
+    faulty = sorted((s for s in stats if s.fault_count), key=lambda s: -s.fault_count)
+    if not faulty:
+        return ["faults: none"]
+    rows = [(s.bot, s.fault_count, fault_kinds(s.faults)) for s in faulty]
+    return [BOT_FAULTS_TITLE, render(("bot", "faults", "by kind"), rows)]
 
 
 @cli.command(
@@ -184,7 +253,8 @@ def plugins(plugins: tuple[str, ...]) -> None:
 @click.option("--run", "run_ref", help="Run id or key (default: the latest run).")
 @plugin_option
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
-    """Print the standings of a run stored in DATABASE."""
+    """Print the standings of a run stored in DATABASE, and each bot's faults."""
+    from arena_kernel.report.stats import bot_stats
     from arena_kernel.scoring.standings import run_standings
     from arena_kernel.store.sqlite import Store, sandbox_counts
 
@@ -196,6 +266,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
                 raise ArenaError(f"{database}: no runs stored yet")
             results = store.results(run.run_id)
             spec = store.spec(run.run_id)
+            stats = bot_stats(store, run.run_id)
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
@@ -204,7 +275,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables, faults, sandbox_counts(results))
+    _print_standings(tables, faults, stats, sandbox_counts(results))
 
 
 @cli.command()
@@ -270,6 +341,7 @@ def doctor() -> None:
 cli.add_command(new_game)
 cli.add_command(runs)
 cli.add_command(games)
+cli.add_command(export)
 cli.add_command(report)
 
 
@@ -292,7 +364,7 @@ def _show_warning(
     """A plugin's failure is one line, like the command's own errors; other warnings keep
     Python's form (with the place that issued them)."""
     if issubclass(category, PluginWarning):
-        # On a terminal, over the progress bar's line (the bar redraws at its next step).
+        # On a terminal, over the progress line (redrawn when a game ends next).
         clear = "\r\x1b[K" if sys.stderr.isatty() else ""
         click.echo(f"{clear}arena: warning: {message}", err=True)
     else:

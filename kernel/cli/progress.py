@@ -1,14 +1,35 @@
-"""The progress report of ``arena run``: an observer plugin on the run's notification hooks."""
+"""The progress report of ``arena run``: an observer plugin on the run's notification hooks.
+
+It shows what an organiser asks of a running contest: how far it is (games stored of the
+schedule), how fast it goes (games per second, and on a terminal the time left), how many
+faults the bots made so far, and who leads by the run's ranking scorer (``ranking`` in the
+match file).
+
+On a terminal that is one line on stderr, redrawn in place. Without one (stderr piped to a
+log file, a CI job) a redrawn line would fill the log with copies of itself, so the report
+is one line when the run ends (or stops), plus one line a minute while a long run plays:
+a log shows the run is alive without growing by more than a line a minute.
+"""
 
 from __future__ import annotations
 
+import shutil
 import sys
-from typing import Any
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from arena_kernel.markers import hookimpl
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
+
+if TYPE_CHECKING:
+    from arena_kernel.match.spec import MatchSpec
+    from arena_kernel.registries.registry import Registries
+    from arena_kernel.scoring.base import GameResult, Scorer, Standings
 
 SANDBOX_MEANS = {
     "bwrap": "every bot the arena starts runs in a bubblewrap sandbox",
@@ -16,17 +37,100 @@ SANDBOX_MEANS = {
 }
 """The run header's line for a run's sandbox that comes with no warning."""
 
+LOG_EVERY = 60.0
+"""Seconds between two lines without a terminal: sparse enough for a log of a day-long
+contest (1440 lines), frequent enough that a CI job that kills silent jobs lets it live."""
+
+REDRAW_EVERY = 0.2
+"""Seconds between two redraws on a terminal: faster is flicker a reader cannot follow."""
+
+LEADER_EVERY = 1.0
+"""Seconds between two computations of the leader while the run plays (at least; see
+:meth:`ProgressReport._leader`): a rating over thousands of games takes a good part of a
+second, on the event loop that plays the games."""
+
+LEADER_COST_SHARE = 20
+"""The leader is computed again no sooner than this many times as long as it took last
+time, so that the progress line costs the games at most about 1/20 of the loop's time."""
+
+BAR_WIDTH = 20
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The run's ranking scorer: what names the leader while the run plays (``scorer``
+    over the games stored so far, for ``bots``) and at its end (the run's own table,
+    ``position`` in the standings the run ends with)."""
+
+    name: str
+    position: int
+    scorer: Callable[[], Scorer]
+    bots: tuple[str, ...]
+
+    @classmethod
+    def of(cls, spec: MatchSpec, registries: Registries) -> Ranking | None:
+        """The ranking of a validated match file: its ``ranking`` key, the first scorer
+        when it has none; None for a match with no scorer."""
+        name = spec.ranking or (spec.scorers[0] if spec.scorers else None)
+        if name is None or name not in spec.scorers:
+            return None
+        return cls(
+            name,
+            list(spec.scorers).index(name),
+            registries.scorers.cls(name),
+            tuple(bot.name for bot in spec.bots),
+        )
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What a scorer reads of a game played now (:class:`GameResult`)."""
+
+    index: int
+    seating: tuple[str, ...]
+    ranks: tuple[int, ...]
+    void: bool
+
 
 class ProgressReport:
     """Registered by the CLI like any third-party observer would be: on stderr, the run's
-    header (its sandbox), then a progress bar. Without ``bar`` (``arena run --quiet``) the
-    header keeps only a warning: bots that run unsandboxed, or uncapped, must not pass
-    unnoticed."""
+    header (its sandbox), then the progress (see the module's docstring). Without ``bar``
+    (``arena run --quiet``) the header keeps only a warning: bots that run unsandboxed,
+    or uncapped, must not pass unnoticed; and there is no progress at all.
 
-    def __init__(self, label: str, *, bar: bool = True) -> None:
+    ``stream`` (stderr) and ``clock`` are what the tests replace; whether ``stream`` is
+    a terminal decides between the redrawn line and the log's lines.
+    """
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        bar: bool = True,
+        ranking: Ranking | None = None,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.label = label
         self.wants_bar = bar
-        self.bar: Any = None
+        self.ranking = ranking
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.terminal = self.stream.isatty()
+        self.run: RunInfo | None = None
+        self.started = 0.0
+        self.stored = 0
+        self.played = 0
+        self.faults = 0
+        self.results: list[GameResult] = []
+        self.last_line = 0.0
+        self.leader: str | None = None
+        self.leader_at: float | None = None
+        self.leader_cost = 0.0
+        self.leader_stale = False
+        self.done = False
+
+    # -- the hooks ------------------------------------------------------------------------
 
     @hookimpl
     def arena_run_start(self, run: RunInfo) -> None:
@@ -36,26 +140,182 @@ class ProgressReport:
             click.echo(f"sandbox: {run.sandbox} ({SANDBOX_MEANS[run.sandbox]})", err=True)
         if not self.wants_bar:
             return
-        todo = run.total_games - run.done_games
-        self.bar = click.progressbar(
-            length=max(todo, 1),
-            label=f"{self.label}: {todo} games",
-            file=sys.stderr,
-        )
-        self.bar.__enter__()
+        self.run = run
+        self.started = self.last_line = self.clock()
+        self.stored = run.done_games
+        if run.done_games:
+            self._read_stored(run)
+        if self.terminal:
+            self._draw()
 
     @hookimpl
     def arena_game_end(self, run: RunInfo, game: ScheduledGame, record: GameRecord) -> None:
-        if self.bar is not None:
-            self.bar.update(1)
+        if self.run is None:
+            return
+        self.played += 1
+        self.stored += 1
+        self.faults += len(record.faults)
+        outcome = record.outcome
+        self.results.append(
+            _Played(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
+        )
+        self.leader_stale = True
+        now = self.clock()
+        if self.terminal and now - self.last_line >= REDRAW_EVERY:
+            self._draw()
+        elif not self.terminal and now - self.last_line >= LOG_EVERY:
+            self._log()
 
     @hookimpl
-    def arena_run_end(self, run: RunInfo, standings: list[Any]) -> None:
+    def arena_run_end(self, run: RunInfo, standings: list[Standings]) -> None:
+        if self.run is None:
+            return
+        ranking = self.ranking
+        counted = any(not result.void for result in self.results)
+        if ranking is not None and counted and ranking.position < len(standings):
+            rows = standings[ranking.position].rows
+            self.leader = str(rows[0][0]) if rows else None
+            self.leader_stale = False
+        # Games of a disqualified bot are stored void without a game_end: count them.
+        self.stored = max(self.stored, self._stored_count(run))
         self.finish()
 
     def finish(self) -> None:
-        """End the bar (idempotent): also when the run stops on an error, so that the
-        error's line starts a line of its own."""
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
+        """The last line (idempotent): at the end of the run, and also when it stops on an
+        interrupt or an error, so that the message that follows starts a line of its own
+        and a log still says how far the run got."""
+        if self.run is None or self.done:
+            return
+        self.done = True
+        if self.terminal:
+            self._draw(final=True)
+            self.stream.write("\n")
+            self.stream.flush()
+        else:
+            self._log(final=True)
+
+    # -- what is shown --------------------------------------------------------------------
+
+    def status(self, *, final: bool = False) -> str:
+        """``league: 120/400 games, 3.20 games/s, eta 1:33, 7 faults, leader optimal (elo)``;
+        at the end the run's duration instead of the time left, ``in 2:05 (3.20 games/s)``.
+        """
+        run = self.run
+        assert run is not None
+        parts = [f"{self.stored}/{run.total_games} games"]
+        elapsed = self.clock() - self.started
+        rate = self.played / elapsed if self.played and elapsed > 0 else None
+        if self.played == 0:
+            if final or self.stored == run.total_games:
+                parts.append("none played now")
+        elif final:
+            parts[0] += f" in {duration(elapsed)}" + (f" ({speed(rate)})" if rate else "")
+        elif rate is not None:
+            parts.append(speed(rate))
+            left = run.total_games - self.stored
+            if left > 0:
+                parts.append(f"eta {duration(left / rate)}")
+        parts.append(f"{self.faults} fault{'' if self.faults == 1 else 's'}")
+        leader = self._leader(final)
+        if leader is not None and self.ranking is not None:
+            parts.append(f"leader {leader} ({self.ranking.name})")
+        return f"{self.label}: " + ", ".join(parts)
+
+    def _draw(self, *, final: bool = False) -> None:
+        """The terminal's line, redrawn over the previous one: with a bar where the
+        terminal is wide enough, else without (the figures say as much), cut to its width
+        as a last resort (a line that wraps cannot be redrawn in place)."""
+        run = self.run
+        assert run is not None
+        width = max(shutil.get_terminal_size().columns - 1, 20)
+        filled = BAR_WIDTH * self.stored // run.total_games if run.total_games else BAR_WIDTH
+        bar = "#" * filled + "-" * (BAR_WIDTH - filled)
+        text = self.status(final=final)
+        label, _, rest = text.partition(": ")
+        line = f"{label}: [{bar}] {rest}"
+        if len(line) > width:
+            line = text[:width]
+        self.stream.write(f"\r\x1b[K{line}")
+        self.stream.flush()
+        self.last_line = self.clock()
+
+    def _log(self, *, final: bool = False) -> None:
+        self.stream.write(self.status(final=final) + "\n")
+        self.stream.flush()
+        self.last_line = self.clock()
+
+    def _leader(self, final: bool) -> str | None:
+        """The ranking scorer's first bot over the games stored so far (None before a game
+        that counts), computed again only when games ended since, and at most as often
+        as :data:`LEADER_EVERY` and :data:`LEADER_COST_SHARE` allow (at the end, always).
+        A scorer that fails leaves the line without a leader; the run's own standings
+        will report the failure."""
+        ranking = self.ranking
+        if ranking is None or not self.leader_stale:
+            return self.leader
+        now = self.clock()
+        wait = max(LEADER_EVERY, LEADER_COST_SHARE * self.leader_cost)
+        if not final and self.leader_at is not None and now - self.leader_at < wait:
+            return self.leader
+        self.leader_stale = False
+        self.leader_at = now
+        if not any(not result.void for result in self.results):
+            return self.leader
+        try:
+            rows = ranking.scorer().standings(self.results, ranking.bots).rows
+        except Exception:
+            self.ranking = None
+            self.leader = None
+            return None
+        self.leader = str(rows[0][0]) if rows else None
+        self.leader_cost = self.clock() - now
+        return self.leader
+
+    # -- what the database says -----------------------------------------------------------
+
+    def _read_stored(self, run: RunInfo) -> None:
+        """A resumed run: the games stored before count in the leader and the faults."""
+        from arena_kernel.errors import ArenaError
+        from arena_kernel.store.sqlite import Store
+
+        try:
+            with Store(run.database) as store:
+                self.results.extend(store.results(run.run_id))
+                self.faults += sum(len(game.faults) for game in store.games(run.run_id))
+        except ArenaError:
+            return  # the runner has the file open: it would have said so
+        self.leader_stale = True
+
+    @staticmethod
+    def _stored_count(run: RunInfo) -> int:
+        """The games of the run in its database (0 for a database that is not there:
+        opening it would create it)."""
+        from arena_kernel.errors import ArenaError
+        from arena_kernel.store.sqlite import Store
+
+        if not Path(run.database).is_file():
+            return 0
+        try:
+            with Store(run.database) as store:
+                return len(store.finished(run.run_id))
+        except ArenaError:
+            return 0
+
+
+def speed(rate: float) -> str:
+    """Games per second to three significant figures at most: ``41.2 games/s``."""
+    if rate >= 100:
+        return f"{rate:.0f} games/s"
+    if rate >= 10:
+        return f"{rate:.1f} games/s"
+    return f"{rate:.2f} games/s"
+
+
+def duration(seconds: float) -> str:
+    """``4.2 s`` under a minute, else ``m:ss`` or ``h:mm:ss``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -34,6 +34,7 @@ ASSETS = ("report.css", "report.js", "viewer.js", "run.js")
 def write_report(
     database: str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
+    *,
     run: int | str | None = None,
     plugins: Iterable[str | object] = (),
 ) -> Path:

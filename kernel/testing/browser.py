@@ -115,8 +115,8 @@ class PageCheck:
 
 @dataclass(frozen=True)
 class ReplayCheck:
-    """A game page after pressing End: the caption of its last step, how many steps the
-    viewer has, the page's errors and requests, and where its screenshot went."""
+    """A game page stepped through to its end: the caption of its last step, how many
+    steps the viewer has, the page's errors and requests, and where its screenshot went."""
 
     console_errors: list[str]
     requests: list[str]
@@ -209,19 +209,23 @@ class ReportBrowser:
     def check_replay(
         self, report_dir: Path, game_id: int, screenshot: str | None = None
     ) -> ReplayCheck:
-        """Open ``games/<game_id>.html`` of the report in ``report_dir``, press End, and
-        read the last step's caption; raise AssertionError when the slider did not reach
-        the last step. ``screenshot``: save the page as ``<name>.png`` in the artifacts
-        folder."""
+        """Open ``games/<game_id>.html`` of the report in ``report_dir`` and step through
+        the game with the Right key, so that every step's picture is drawn once (a drawing
+        that fails says so on the console), then read the last step's caption; raise
+        AssertionError when the steps did not reach the last one. ``screenshot``: save the
+        page as ``<name>.png`` in the artifacts folder."""
         with self.open(Path(report_dir) / "games" / f"{game_id}.html") as seen:
             page = seen.page
             page.wait_for_selector("#steplist li")
             steps = page.locator("#steplist li").count()
-            page.locator("body").press("End")
+            body = page.locator("body")
+            for _ in range(steps - 1):
+                body.press("ArrowRight")
             value = page.input_value("#slider")
             if value != str(steps - 1):
                 raise AssertionError(
-                    f"game {game_id}: after End the slider is at {value}, not {steps - 1}"
+                    f"game {game_id}: after {steps - 1} steps the slider is at {value}, "
+                    f"not {steps - 1}"
                 )
             caption = page.inner_text("#caption")
             shot = None
@@ -235,9 +239,10 @@ class ReportBrowser:
         self, report_dir: Path, replay: Any, screenshot: str | None = None
     ) -> ReplayCheck:
         """The standard check of a game's page (``replay`` is the game as
-        :func:`arena_kernel.testkit.load_replay` reads it): it loads from disk with no
-        console error and no request, End reaches the last step, and that step's caption
-        names every bot ranked first. ``screenshot`` as in :meth:`check_replay`."""
+        :func:`arena_kernel.testkit.load_replay` reads it): it loads from disk, steps to
+        the last step with every picture drawn, with no console error and no request, and
+        the last step's caption names every bot ranked first. ``screenshot`` as in
+        :meth:`check_replay`."""
         check = self.check_replay(report_dir, replay.game_id, screenshot)
         problems = []
         if check.console_errors:

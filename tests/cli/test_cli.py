@@ -14,7 +14,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_every_command_has_help() -> None:
     top = arena("--help")
     assert top.returncode == 0
-    for command in ("run", "plugins", "standings", "replay", "init", "new-game", "doctor"):
+    for command in (
+        "run",
+        "plugins",
+        "standings",
+        "replay",
+        "runs",
+        "games",
+        "export",
+        "init",
+        "new-game",
+        "doctor",
+    ):
         assert command in top.stdout
         result = arena(command, "--help")
         assert result.returncode == 0 and "Usage: " in result.stdout, command

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from arena_cli import arena, without_bwrap
+from arena_cli import arena, untimed, without_bwrap
 
 from arena_kernel.sandbox.probe import Probe
 
@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BWRAP_HEADER = "sandbox: bwrap (every bot the arena starts runs in a bubblewrap sandbox)"
 NONE_HEADER = 'sandbox: none (bots run with your rights, as [sandbox] mode = "none" asks)'
+PROGRESS = "nim: 6/6 games in T, 0 faults, leader optimal (wins)"
+"""The progress, one line at the end of a run when stderr is not a terminal."""
 
 
 def nim_match(folder: Path, sandbox: str | None = None, inproc: tuple[str, ...] = ()) -> Path:
@@ -46,7 +48,7 @@ def last_line(text: str) -> str:
 def test_a_run_with_mode_none_records_it_and_every_report_says_so(tmp_path: Path) -> None:
     run = arena("run", str(nim_match(tmp_path, "none")), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stderr.splitlines() == [NONE_HEADER, "nim: 6 games"]
+    assert [untimed(line) for line in run.stderr.splitlines()] == [NONE_HEADER, PROGRESS]
     assert last_line(run.stdout) == "sandbox: none (6 games)"
     database = tmp_path / "nim.sqlite"
     assert [sandbox for _seating, sandbox in stored(database)] == ["none"] * 6
@@ -62,7 +64,7 @@ def test_a_run_with_mode_none_records_it_and_every_report_says_so(tmp_path: Path
 def test_a_sandboxed_run_records_bwrap(tmp_path: Path, sandbox: Probe) -> None:
     run = arena("run", str(nim_match(tmp_path)), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stderr.splitlines() == [BWRAP_HEADER, "nim: 6 games"]
+    assert [untimed(line) for line in run.stderr.splitlines()] == [BWRAP_HEADER, PROGRESS]
     assert last_line(run.stdout) == "sandbox: bwrap (6 games)"
     database = tmp_path / "nim.sqlite"
     assert [sandbox for _seating, sandbox in stored(database)] == ["bwrap"] * 6
@@ -93,7 +95,7 @@ def test_a_run_that_starts_no_bot_has_no_sandbox_header(tmp_path: Path) -> None:
     match = nim_match(tmp_path, inproc=("optimal", "random", "random-2"))
     run = arena("run", str(match), cwd=tmp_path, env=without_bwrap(tmp_path / "bin"))
     assert run.returncode == 0, run.stderr
-    assert run.stderr.splitlines() == ["nim: 6 games"]
+    assert [untimed(line) for line in run.stderr.splitlines()] == [PROGRESS]
     assert [sandbox for _seating, sandbox in stored(tmp_path / "nim.sqlite")] == ["none"] * 6
     assert last_line(run.stdout) == "sandbox: none (6 games)"
 
@@ -113,7 +115,7 @@ def test_without_bwrap_auto_falls_back_to_none_with_one_warning_line(tmp_path: P
     (tmp_path / "nim.sqlite").unlink()
     loud = arena("run", str(nim_match(tmp_path)), cwd=tmp_path, env=env)
     assert loud.returncode == 0, loud.stderr
-    assert loud.stderr.splitlines() == [warning, "nim: 6 games"]
+    assert [untimed(line) for line in loud.stderr.splitlines()] == [warning, PROGRESS]
 
 
 def test_a_resumed_run_shows_the_mode_of_each_of_its_games(tmp_path: Path, sandbox: Probe) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_kernel.plugin import Register, Renderer, Replay, Step, hookimpl
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
 from arena_kernel.testing.nim_render import NimRenderer
@@ -141,3 +142,53 @@ def test_a_game_without_a_renderer_is_its_transcript(report_browser, write_match
         assert check.console_errors == [] and check.requests == []
         assert "draw" in check.caption.lower() or replay.reason in check.caption
     assert check.steps >= 2
+
+
+class FailsAtItsSecondStep:
+    """A plugin whose rock-paper-scissors drawing throws at the second step only."""
+
+    class Renderer(Renderer):
+        name = "rps"
+        summary = "a step per event, drawn until the second"
+
+        def steps(self, replay: Replay) -> list[Step]:
+            return [Step(str(i), (i, i + 1)) for i in range(len(replay.events))]
+
+        def script(self) -> str:
+            return (
+                "arenaReport.drawers.rps = function (element, picture, context) {\n"
+                '  if (context.step === 1) throw new Error("no picture here");\n'
+                '  element.textContent = "step " + context.step;\n'
+                "};\n"
+            )
+
+    @staticmethod
+    @hookimpl
+    def arena_register_renderers(register: Register) -> None:
+        register(FailsAtItsSecondStep.Renderer)
+
+
+def test_a_drawing_that_fails_at_any_step_is_a_console_error(report_browser, write_match, tmp_path):
+    path = write_match(
+        """
+        game = "rps"
+        [[bots]]
+        name = "a"
+        builtin = "rock"
+        [[bots]]
+        name = "b"
+        builtin = "random"
+        """
+    )
+    summary = run_match(path)
+    assert not summary.errors
+    site = write_report(
+        summary.run.database, tmp_path / "rps", plugins=[FailsAtItsSecondStep]
+    ).parent
+    with Store(summary.run.database) as store:
+        replay = load_replay(store, store.games(summary.run.run_id)[0].game_id)
+    with report_browser.open(site / "games" / f"{replay.game_id}.html") as seen:
+        assert seen.page.inner_text("#picture") == "step 0"
+        assert seen.console_errors == []
+    with pytest.raises(AssertionError, match=r"the rps drawing failed at step 2:"):
+        report_browser.assert_replay_shows_winner(site, replay)

@@ -53,6 +53,9 @@
     try {
       drawer(element, step.picture, { seating: data.seating.slice(), step: index, steps: steps.length });
     } catch (error) {
+      // Said on the console too, so that a check of the page (arena's browser tests, a
+      // plugin's) sees a drawing that fails at any step, not only at the one it opens.
+      console.error(`the ${data.drawer} drawing failed at step ${index + 1}:`, error);
       element.replaceChildren();
       const note = document.createElement("p");
       note.className = "problem";
