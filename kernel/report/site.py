@@ -8,6 +8,7 @@ Every page works opened from disk: no server, nothing fetched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -114,9 +115,16 @@ class Site:
             ) from None
 
     def _write(self, path: Path, text: str) -> None:
+        """Write ``path`` whole or not at all: a report refreshed during a run (``arena run
+        --report``) may be read by a browser at any moment, and must never show it half a
+        page."""
+        partial = path.with_name(f".{path.name}.partial")
         try:
-            path.write_text(text, encoding="utf-8")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                partial.unlink()
             raise ArenaError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     # -- games ---------------------------------------------------------------------------

@@ -41,6 +41,8 @@ def test_the_site_has_an_index_a_page_per_run_and_game_assets_and_logs(
         f"{g.game_id}.html" for g in games
     )
     assert (site / "runs" / "1.html").is_file()
+    # Each page was written whole, then moved into place: nothing half-written is left.
+    assert not list(site.rglob(".*"))
     assert {p.name for p in (site / "assets").iterdir()} >= {"report.css", "viewer.js", "draw"}
     assert (site / "assets" / "draw" / "nim.js").read_text().startswith("//")
     # The cheat's stderr logs are copied beside the pages, byte for byte.
