@@ -10,8 +10,11 @@ from collections.abc import Iterator, Sequence
 from arena_kernel.model import Event
 from arena_kernel.report.renderer import Replay
 
-SEATS_OUT_OF_RANGE = (None, -1, 7)
+SEATS_OUT_OF_RANGE = (None, -1, 7, 99)
 """Seats no game has (None is the referee's own)."""
+
+KINDS = ("send", "recv", "late", "fault", "note")
+"""The kinds of event a log holds."""
 
 
 def spoilt_logs(
@@ -20,7 +23,8 @@ def spoilt_logs(
     """``trials`` copies of ``replay`` whose event log has one to six spoils each: an event
     dropped, repeated elsewhere, swapped with another, its text replaced by one of
     ``garbage`` (half the time one of the referee's own messages is hit, whose text a
-    renderer trusts most), its seat put out of range, or the log cut after it. The rest of
+    renderer trusts most; a third of the time its kind changes too), its seat put out of
+    range, or the log cut after it. The rest of
     the game (seats, ranks, reason) stays as stored: a renderer's last step must still say
     how the game ended."""
     rng = random.Random(seed)
@@ -49,7 +53,8 @@ def _spoil(
     elif how == 3:
         if sent and rng.random() < 0.5:
             i = min(rng.choice(sent), len(events) - 1)
-        events[i] = dataclasses.replace(events[i], text=rng.choice(garbage))
+        kind = rng.choice(KINDS) if rng.random() < 1 / 3 else events[i].kind
+        events[i] = dataclasses.replace(events[i], kind=kind, text=rng.choice(garbage))
     elif how == 4:
         events[i] = dataclasses.replace(events[i], seat=rng.choice(SEATS_OUT_OF_RANGE))
     else:

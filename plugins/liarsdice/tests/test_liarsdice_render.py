@@ -26,6 +26,7 @@ from arena_kernel.testkit import (
     game_seed,
     load_replay,
     run_match,
+    spoilt_logs,
     stored_games,
 )
 from arena_liarsdice.render import LiarsDiceRenderer
@@ -269,6 +270,13 @@ def test_a_spoilt_message_never_stops_the_steps(real_game: Replay, spoil: int) -
         spoilt = (*events[:index], dataclasses.replace(event, text=text), *events[index + 1 :])
         steps = steps_of(dataclasses.replace(real_game, events=spoilt))
         assert steps[-1].caption.endswith(f"{real_game.reason}.")
+
+
+def test_any_spoilt_log_renders_with_its_ending(real_game: Replay) -> None:
+    """Events dropped, repeated, swapped, cut, garbled, with seats out of range."""
+    garbage = ["", "not json {", "[]", "null", '{"round_number": "x", "other_hands": 7}']
+    for spoilt in spoilt_logs(real_game, garbage, seed=23):
+        assert steps_of(spoilt)[-1].caption.endswith(f"{real_game.reason}.")
 
 
 def test_a_game_with_no_move_is_one_step() -> None:
