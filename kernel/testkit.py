@@ -22,6 +22,7 @@ from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
 from arena_kernel.testing.browser import ReportBrowser
+from arena_kernel.testing.drawing import check_drawing
 from arena_kernel.testing.results import stored_games
 from arena_kernel.testing.spoil import spoilt_logs
 
@@ -33,6 +34,7 @@ __all__ = [
     "RunSummary",
     "Store",
     "StoredGame",
+    "check_drawing",
     "check_match",
     "checked_steps",
     "game_seed",

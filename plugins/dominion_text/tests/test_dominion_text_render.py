@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from arena_dominion_text.render import DominionTextRenderer
 from arena_kernel.plugin import Event, Replay, Step
 from arena_kernel.testkit import (
     Store,
+    check_drawing,
     checked_steps,
     load_replay,
     run_match,
@@ -324,13 +324,7 @@ def test_the_plugin_registers_the_renderer_and_its_drawing_is_valid_javascript(
         script.rstrip().endswith(");")
         and '("dominion_text", {"curse": {"cost": 0, "kind": "curse"}' in script
     )
-    assert "arenaReport.drawers[GAME] = function" in script and "innerHTML" not in script
-    style = renderer.style()
-    assert ".picture-dominion_text .pile" in style and ".picture-dominion " not in style
-    done = subprocess.run(
-        [arena_node, "--check", "-"], input=script, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    check_drawing(renderer, arena_node)
 
 
 def test_a_game_page_in_a_browser_draws_the_game_to_its_winner(match, report_browser, tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from arena_kernel.plugin import Event, Replay, Step
 from arena_kernel.testkit import (
     Store,
+    check_drawing,
     checked_steps,
     load_replay,
     run_match,
@@ -252,12 +253,10 @@ def test_any_log_renders_without_raising(stones_match):
         assert steps[-1].caption.startswith(f"{name} ({colour}) wins")
 
 
-def test_the_plugin_registers_the_renderer_with_its_drawing(arena_register):
+def test_the_plugin_registers_the_renderer_with_its_drawing(arena_register, arena_node):
     registries = arena_register()
     assert registries.renderers.cls("stones") is StonesRenderer
-    renderer = StonesRenderer()
-    assert "arenaReport.drawers.stones = function" in renderer.script()
-    assert ".picture-stones" in renderer.style()
+    check_drawing(StonesRenderer(), arena_node)
 
 
 def test_a_game_page_in_a_browser_shows_the_board_to_the_end(
