@@ -35,7 +35,7 @@ def ending(replay: Replay) -> str:
     elif len(winners) == 1:
         head = f"{winners[0]} wins"
     elif len(winners) == len(replay.seating):
-        head = "draw"
+        head = f"draw between {' and '.join(winners)}"
     else:
         head = f"{' and '.join(winners)} share first place"
     return f"{head}: {replay.reason}"

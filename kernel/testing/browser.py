@@ -14,6 +14,7 @@ page a test drives is a :class:`ThreadBound` stand-in that forwards each call th
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -249,7 +250,7 @@ class ReportBrowser:
             problems.append(f"console errors {check.console_errors}")
         if check.requests:
             problems.append(f"requests {check.requests}")
-        missing = [bot for bot in replay.winners() if bot not in check.caption]
+        missing = [bot for bot in replay.winners() if not _names(check.caption, bot)]
         if missing or not replay.winners():
             problems.append(f"last caption {check.caption!r} does not name winner(s) {missing}")
         if problems:
@@ -272,3 +273,8 @@ class ReportBrowser:
         if problems:
             raise AssertionError(f"{page}: " + "; ".join(problems))
         return check
+
+
+def _names(text: str, bot: str) -> bool:
+    """Whether ``text`` names ``bot`` as a word of its own ("a" is not named by "draw")."""
+    return re.search(rf"(?<![\w.-]){re.escape(bot)}(?![\w-])", text) is not None

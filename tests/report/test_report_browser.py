@@ -135,12 +135,9 @@ def test_a_game_without_a_renderer_is_its_transcript(report_browser, write_match
     with Store(summary.run.database) as store:
         game = store.games(summary.run.run_id)[0]
         replay = load_replay(store, game.game_id)
-    if replay.winners():
-        check = report_browser.assert_replay_shows_winner(site, replay, screenshot="rps")
-    else:
-        check = report_browser.check_replay(site, replay.game_id, screenshot="rps")
-        assert check.console_errors == [] and check.requests == []
-        assert "draw" in check.caption.lower() or replay.reason in check.caption
+    # A win or a draw (the random bot is not seeded): either way the bots ranked first are
+    # named at the end.
+    check = report_browser.assert_replay_shows_winner(site, replay, screenshot="rps")
     assert check.steps >= 2
 
 
