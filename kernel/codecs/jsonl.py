@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from arena_kernel.codecs.base import Codec, Decoded
@@ -12,11 +13,64 @@ from arena_kernel.codecs.line import LineDecoder
 EXCERPT_CHARS = 60
 """Characters of a bad line quoted in a fault: enough to see the mistake in a record."""
 
-_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
-"""One encoder built once: ``json.dumps`` with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""What ``json.dumps(message, separators=(",", ":"), allow_nan=False)`` builds at every
+call, built once.
 
 ``allow_nan=False``: NaN and Infinity are not JSON, and a bot's parser may reject them.
 """
+
+_c_make_encoder: Callable[..., Callable[[Any, int], Sequence[str]]] | None = getattr(
+    json.encoder, "c_make_encoder", None
+)
+_C_ENCODE = (
+    None
+    if _c_make_encoder is None
+    else _c_make_encoder(
+        None,  # no cycle check: see _encode
+        _ENCODER.default,
+        json.encoder.encode_basestring_ascii,
+        _ENCODER.indent,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+)
+"""The C encoder ``_ENCODER.encode`` ends in (None without json's C accelerator), made
+with the arguments ``JSONEncoder.iterencode`` gives it, once rather than per message."""
+
+
+def _encode(message: Any) -> str:
+    """``_ENCODER.encode(message)``: its text and its errors, for less.
+
+    The C encoder is called straight away, without the Python layers ``encode`` goes
+    through and without its check for cycles (a dictionary entry per list and object),
+    which together cost a third of encoding a message. A cycle then only shows as endless
+    nesting, a RecursionError, and encoding again with the check tells it (ValueError)
+    from a message nested too deeply (RecursionError again).
+    """
+    if _C_ENCODE is None:
+        return _ENCODER.encode(message)
+    try:
+        return "".join(_C_ENCODE(message, 0))
+    except RecursionError:
+        return _ENCODER.encode(message)
+
+
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``: the C scanner called straight away on the usual line, a
+    value alone; ``json.loads`` itself for anything else (white space around the value,
+    a byte order mark, not JSON), so that the value and the error are its own."""
+    try:
+        value, end = _raw_decode(text)
+    except json.JSONDecodeError:
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
 
 
 def _excerpt(text: str, pos: int) -> str:
@@ -35,7 +89,7 @@ class JsonlDecoder(LineDecoder):
 
     def _message(self, text: str, raw: bytes) -> Decoded | None:
         try:
-            return json.loads(text), raw
+            return _loads(text), raw
         except json.JSONDecodeError as exc:
             if not text.strip():
                 return None

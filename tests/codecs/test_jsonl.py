@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena_kernel.codecs import jsonl
 from arena_kernel.codecs.jsonl import JsonlCodec
 from arena_kernel.model import Fault, FaultKind
 
@@ -34,6 +35,38 @@ def test_encode_is_compact_and_one_line() -> None:
 def test_encode_refuses_what_json_cannot_say() -> None:
     with pytest.raises(ValueError):
         JsonlCodec().encode(math.nan)
+    with pytest.raises(ValueError, match="Out of range float"):
+        JsonlCodec().encode({"a": [1, math.inf]})
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        JsonlCodec().encode([{1}])
+
+
+@given(json_values | st.tuples(json_values, json_values))
+def test_encode_is_compact_json_dumps(value) -> None:
+    compact = json.dumps(value, separators=(",", ":"), allow_nan=False)
+    assert JsonlCodec().encode(value) == (compact + "\n").encode()
+
+
+@given(json_values)
+def test_encode_without_the_c_accelerator_is_the_same(value) -> None:
+    fast = JsonlCodec().encode(value)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jsonl, "_C_ENCODE", None)
+        assert JsonlCodec().encode(value) == fast
+
+
+def test_encode_tells_a_cycle_from_a_message_nested_too_deeply() -> None:
+    cycle: list = []
+    cycle.append([cycle])
+    with pytest.raises(ValueError, match="Circular reference detected"):
+        JsonlCodec().encode({"a": cycle})
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(RecursionError):
+        JsonlCodec().encode(deep)
+    # Neither leaves anything behind that spoils the next message.
+    assert JsonlCodec().encode([[1], {"b": [2]}]) == b'[[1],{"b":[2]}]\n'
 
 
 @given(st.lists(json_values, max_size=5), st.lists(st.integers(0, 500)))
@@ -51,6 +84,30 @@ def test_arbitrary_bytes_never_raise_and_ignore_chunking(feed, data: bytes, cuts
     pieces = feed(JsonlCodec(max_message=20).decoder(), data, cuts)
     assert [m for m, _ in pieces] == [m for m, _ in whole]
     assert all(len(raw) <= 200 for m, raw in pieces if isinstance(m, Fault))
+
+
+@given(json_values, st.sampled_from(["", " ", "\t", " \t "]), st.sampled_from(["", " ", "\t"]))
+def test_white_space_around_a_value_is_allowed(feed, value, before: str, after: str) -> None:
+    line = (before + json.dumps(value) + after + "\n").encode()
+    [(decoded, raw)] = feed(JsonlCodec().decoder(), line)
+    assert decoded == value and raw == line
+
+
+@pytest.mark.parametrize(
+    ("line", "detail"),
+    [
+        (b"1 2", "invalid JSON: Extra data at column 3: '1 2'"),
+        (b'{"a":1}x', "invalid JSON: Extra data at column 8: '{\"a\":1}x'"),
+        (b" [1,", "invalid JSON: Expecting value at column 5: ' [1,'"),
+        ("\ufeff1".encode(), "invalid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at"),
+    ],
+)
+def test_what_follows_or_precedes_a_value_is_judged_as_json_loads_does(
+    feed, line: bytes, detail: str
+) -> None:
+    [(fault, _raw)] = feed(JsonlCodec().decoder(), line + b"\n")
+    assert fault.kind == FaultKind.MALFORMED
+    assert fault.detail.startswith(detail)
 
 
 def test_blank_lines_are_skipped_silently(feed) -> None:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
-from arena_stones.board import CELLS, CENTRE, INDEX, LABELS, NCELLS, RAYS, SIZE, label, on_board
+from arena_stones.board import CELLS, CENTRE, INDEX, LABELS, NCELLS, RAYS, SIZE, label
 
 WHITE = 1
 BLACK = -1
@@ -88,6 +89,15 @@ def move_to_xy(move: Move) -> tuple[int, tuple[int, int] | None, tuple[int, int]
     return kind, CELLS[frm], CELLS[to]
 
 
+def move_from_xy(move_type: int, frm: tuple[int, int] | None, to: tuple[int, int] | None) -> Move:
+    """A move :meth:`Position.judge` accepted, in the bots' terms (the inverse of
+    :func:`move_to_xy`); KeyError for a location that is not a cell."""
+    if move_type == PASS:
+        return PASS_MOVE
+    assert frm is not None and to is not None
+    return move_type, INDEX[frm], INDEX[to]
+
+
 def describe(move: Move) -> str:
     """A move for logs and records: "pass", "attack E3xF4", "strengthen E3+F4"."""
     kind, frm, to = move
@@ -114,6 +124,24 @@ def owner(value: int) -> int:
 
 def encode(who: int, stone_type: int, stack_height: int) -> int:
     return who * (stack_height * 4 + stone_type)
+
+
+_MATRIX_ROWS = tuple(
+    itemgetter(*(INDEX.get((x, y), NCELLS) for x in range(SIZE))) for y in range(SIZE)
+)
+"""Per row of the protocol's matrix, what picks its nine values out of the cells followed
+by a 0 (index ``NCELLS``, read by the centre and the off-board corners): the referee builds
+a matrix at every request and a bot compares one, so it is done in C rather than cell by
+cell."""
+
+
+_STACKS = frozenset(
+    encode(who, kind, h)
+    for who in (WHITE, BLACK)
+    for kind in TYPES
+    for h in range(1, SIDE_PIECES + 1)
+)
+"""Every value a cell may hold but 0: a stack of one side, 1 to 30 pieces high."""
 
 
 def _slot(value: int) -> int:
@@ -195,7 +223,8 @@ class Position:
         allowed: Iterable[int],
         single: bool | None = None,
     ) -> Position:
-        """The position a move request describes, for bots that rebuild it every time.
+        """The position a move request describes, for a bot that reads the board (one that
+        joins a game under way, or could not follow it from the move echoes).
 
         ``allowed`` tells the request phase. Whether this is White's single-request opening
         turn follows from the board when ``single`` is not given: every turn but that one
@@ -208,11 +237,9 @@ class Position:
             for x, v in enumerate(row):
                 if isinstance(v, bool) or not isinstance(v, int):
                     raise ValueError(f"cell {x},{y} is not an integer: {v!r}")
-                if not on_board(x, y):
-                    if v:
+                if v and (v not in _STACKS or (x, y) not in INDEX):
+                    if (x, y) not in INDEX:
                         raise ValueError(f"cell {x},{y} is not on the board but holds {v}")
-                    continue
-                if v and (stone(v) == 0 or not 0 < height(v) <= SIDE_PIECES):
                     raise ValueError(f"cell {label(x, y)} holds {v}, which is no stack")
         cells = [matrix[y][x] for x, y in CELLS]
         kinds = set(allowed)
@@ -247,10 +274,8 @@ class Position:
 
     def matrix(self) -> list[list[int]]:
         """The board as the protocol's ``state[Y][X]``; the centre and off-board cells are 0."""
-        rows = [[0] * SIZE for _ in range(SIZE)]
-        for (x, y), v in zip(CELLS, self.cells, strict=True):
-            rows[y][x] = v
-        return rows
+        padded = [*self.cells, 0]
+        return [list(row(padded)) for row in _MATRIX_ROWS]
 
     def count(self, who: int, kind: int) -> int:
         """How many of ``who``'s stacks have a ``kind`` piece on top."""
@@ -446,7 +471,6 @@ class Position:
             if frm is not None or to is not None:
                 return "Pass needs From and To to be null"
             return None
-        verb = MOVE_NAMES[move_type]
         problem = _where(frm, "From") or _where(to, "To")
         if problem:
             return problem
@@ -454,33 +478,36 @@ class Position:
         if frm == to:
             return "From and To are the same cell"
         cells = self.cells
+        me = self.player
         vf = cells[INDEX[frm]]
         vt = cells[INDEX[to]]
-        a, b = label(*frm), label(*to)
+        # The cells are named only in a reason: the referee judges every move and a bot
+        # every echo of its opponent's, and a legal move, the usual case, needs no text.
         if not vf:
-            return f"From is empty ({a})"
-        if vf * self.player < 0:
-            return f"From {a} is not yours"
+            return f"From is empty ({label(*frm)})"
+        if vf * me < 0:
+            return f"From {label(*frm)} is not yours"
         if not vt:
-            return f"{verb} onto an empty cell at {b}"
-        if move_type == ATTACK and vt * self.player > 0:
-            return f"attack onto your own stack at {b}"
-        if move_type == STRENGTHEN and vt * self.player < 0:
-            return f"strengthen onto an opponent stack at {b}"
+            return f"{MOVE_NAMES[move_type]} onto an empty cell at {label(*to)}"
+        if move_type == ATTACK and vt * me > 0:
+            return f"attack onto your own stack at {label(*to)}"
+        if move_type == STRENGTHEN and vt * me < 0:
+            return f"strengthen onto an opponent stack at {label(*to)}"
         dx, dy = to[0] - frm[0], to[1] - frm[1]
         if not (dx == 0 or dy == 0 or dx == dy):
-            return f"To and From are not on one line ({a} -> {b})"
+            return f"To and From are not on one line ({label(*frm)} -> {label(*to)})"
         step = max(abs(dx), abs(dy))
         sx, sy = dx // step, dy // step
         for k in range(1, step):
             between = (frm[0] + k * sx, frm[1] + k * sy)
             if between == CENTRE:
-                return f"path from {a} to {b} crosses the centre"
+                return f"path from {label(*frm)} to {label(*to)} crosses the centre"
             if cells[INDEX[between]]:
-                return f"path from {a} to {b} is blocked at {label(*between)}"
+                return f"path from {label(*frm)} to {label(*to)} is blocked at {label(*between)}"
         if move_type == ATTACK and height(vf) < height(vt):
             return (
-                f"attack from a height-{height(vf)} stack onto a height-{height(vt)} stack at {b}"
+                f"attack from a height-{height(vf)} stack onto a height-{height(vt)} stack"
+                f" at {label(*to)}"
             )
         return None
 
@@ -489,25 +516,25 @@ class Position:
         problem = self.judge(move_type, frm, to)
         if problem is not None:
             raise ValueError(problem)
-        if move_type == PASS:
-            self.apply(PASS_MOVE)
-        else:
-            assert frm is not None and to is not None
-            self.apply((move_type, INDEX[frm], INDEX[to]))
+        self.apply(move_from_xy(move_type, frm, to))
 
 
 def _where(xy: object, what: str) -> str | None:
     """Why ``xy`` is not a cell a stack can move from or to, or None."""
     if xy is None:
         return f"{what} is null"
+    if not isinstance(xy, tuple) or len(xy) != 2:
+        return f"{what} is not a location: {xy!r}"
+    x, y = xy
     if (
-        not isinstance(xy, tuple)
-        or len(xy) != 2
-        or not all(isinstance(c, int) and not isinstance(c, bool) for c in xy)
+        not isinstance(x, int)
+        or not isinstance(y, int)
+        or isinstance(x, bool)
+        or isinstance(y, bool)
     ):
         return f"{what} is not a location: {xy!r}"
     if xy == CENTRE:
         return f"{what} is the centre"
-    if not on_board(*xy):
+    if xy not in INDEX:
         return f"{what} is off the board {xy}"
     return None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_stones.board import contest_label, on_board
-from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position
+from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position, move_from_xy
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 
 if TYPE_CHECKING:
@@ -66,7 +66,9 @@ class Stones(Game[None]):
         table.send(SEAT_OF[WHITE], wire.color(WHITE))
         table.send(SEAT_OF[BLACK], wire.color(BLACK))
         moves = 0
-        while not position.winner():
+        # winner() scans the board at a turn's first request: once per request, not twice.
+        winner = position.winner()
+        while not winner:
             player = position.player
             seat = SEAT_OF[player]
             reply = await table.ask(seat, wire.request(position.matrix(), position.allowed()))
@@ -82,10 +84,10 @@ class Stones(Game[None]):
                 problem += _in_contest_labels(frm, to)
                 table.fault(seat, FaultKind.ILLEGAL, problem)
                 return self._forfeit(seat, f"illegal move: {problem}", moves)
-            position.play(move_type, frm, to)
+            position.apply(move_from_xy(move_type, frm, to))  # judged just above
             moves += 1
-            table.broadcast(wire.processed(player, move_type, frm, to, position.winner()))
-        winner = position.winner()
+            winner = position.winner()
+            table.broadcast(wire.processed(player, move_type, frm, to, winner))
         reason = f"{COLOR_NAMES[winner]} wins: {position.reason()}"
         table.note(reason)
         return Outcome.win(SEAT_OF[winner], 2, reason, details={"moves": moves})

@@ -58,17 +58,17 @@ def location(xy: Location) -> dict[str, int] | None:
     return None if xy is None else {"X": xy[0], "Y": xy[1]}
 
 
-def _integer(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise WireError(f"{what} must be an integer, not {value!r}")
-    if isinstance(value, int):
+def _integer(value: Any, what: str, part: str = "") -> int:
+    """``value`` as an int; ``what + part`` names it in the error, joined only then (every
+    reply and every echo is parsed, and nearly all are plain ints)."""
+    if type(value) is int or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     if isinstance(value, str):
         try:
             return int(value)  # "-2", " 3 " (str.isdigit would also pass "--1" or "²")
         except ValueError:
             pass
-    raise WireError(f"{what} must be an integer, not {value!r}")
+    raise WireError(f"{what}{part} must be an integer, not {value!r}")
 
 
 def _location(message: dict[str, Any], key: str, move_type: int) -> Location:
@@ -82,7 +82,7 @@ def _location(message: dict[str, Any], key: str, move_type: int) -> Location:
         return None
     if not isinstance(value, dict) or "X" not in value or "Y" not in value:
         raise WireError(f'{key} must be null or {{"X": x, "Y": y}}, not {value!r}')
-    return _integer(value["X"], f"{key}.X"), _integer(value["Y"], f"{key}.Y")
+    return _integer(value["X"], key, ".X"), _integer(value["Y"], key, ".Y")
 
 
 def parse_move(message: Any) -> tuple[int, Location, Location]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.plugin import BotLogic
+from arena_kernel.testkit import run_match, stored_games
 from arena_stones.bots import greedy, search
 from arena_stones.bots import random as random_bot
 from arena_stones.engine import (
@@ -30,6 +31,7 @@ from arena_stones.engine import (
     Position,
     encode,
     from_xy,
+    move_to_xy,
 )
 from arena_stones.players import Player, duel
 from arena_stones.wire import Encoder, parse_move
@@ -133,6 +135,133 @@ def test_colour_is_inferred_from_the_echoes_without_a_color_message():
     bot.on_message({"Player": BLACK, "Move": {}, "Winner": 0})
     (reply,) = bot.on_message(request(position))
     assert position.judge(*parse_move(reply)) is None
+
+
+def same(position: Position, other: Position) -> bool:
+    """Whether two positions are one state of a game, down to the search's hash."""
+
+    def state(p: Position) -> tuple:
+        return (p.cells, p.player, p.phase, p.single, p.counts, p.hash, p.decided, p.reason())
+
+    return state(position) == state(other)
+
+
+class Checked:
+    """A bot whose followed position is checked at every request: it must be exactly the
+    request's board, and the bot must answer from it (not read the board again), unless it
+    had none. ``reads`` counts the requests it had to answer from the board."""
+
+    def __init__(self, bot: Player) -> None:
+        self.bot = bot
+        self.reads = 0
+
+    def start(self) -> list:
+        return []
+
+    def on_message(self, message: dict) -> list:
+        followed = self.bot.position
+        if "Board" in message:
+            if followed is None:
+                self.reads += 1
+            else:
+                allowed = [int(t) for t in message["AllowedMoves"]]
+                board = Position.from_matrix(message["Board"]["state"], self.bot.color, allowed)
+                assert same(followed, board)
+        replies = self.bot.on_message(message)
+        if "Board" in message and followed is not None:
+            assert self.bot.position is followed
+        return replies
+
+
+@pytest.mark.parametrize("contest", [False, True], ids=["integers", "strings"])
+@pytest.mark.parametrize("setup", ["fixed", "random"])
+@pytest.mark.parametrize("name", FACTORIES)
+def test_bots_follow_the_game_from_the_echoes_and_read_the_board_once(name, setup, contest):
+    for seed in (1, 2):
+        bot, opponent = Checked(FACTORIES[name]()), Checked(random_bot.make(seed))
+        white, black = (bot, opponent) if seed % 2 else (opponent, bot)
+        duel(white, black, Position.initial(setup, random.Random(seed)), contest=contest)
+        assert white.reads == black.reads == 1
+
+
+def followed_to_whites_second_turn(bot: Player, seed: int) -> Position:
+    """Play White's opening attack and Black's first request with ``bot`` as White; the
+    bot follows both by their echoes."""
+    position = Position.initial()
+    wire = Encoder()
+    rng = random.Random(seed)
+    bot.on_message(wire.color(WHITE))
+    for _ in range(3):
+        mover = position.player
+        if mover == WHITE:
+            (reply,) = bot.on_message(request(position))
+            move = parse_move(reply)
+        else:
+            move = move_to_xy(rng.choice(position.legal_moves()))
+        position.play(*move)
+        bot.on_message(wire.processed(mover, *move, position.winner()))
+    assert position.player == WHITE and position.allowed() == ATTACK_ONLY
+    assert bot.position is not None and same(bot.position, position)
+    return position
+
+
+@pytest.mark.parametrize("name", FACTORIES)
+def test_a_request_whose_board_is_not_the_followed_one_is_answered_from_its_board(name):
+    # The end game has its few stacks elsewhere: nearly every capture of the followed game
+    # is illegal on it, so a bot answering from the followed position would be caught.
+    endgame = small(ENDGAME, WHITE, ATTACK_ONLY)
+    for seed in range(3):
+        bot = FACTORIES[name]()
+        followed_to_whites_second_turn(bot, seed)
+        (reply,) = bot.on_message(request(endgame, strings=bool(seed % 2)))
+        assert endgame.judge(*parse_move(reply)) is None
+        assert bot.position is not None and same(bot.position, endgame)
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"Type": ATTACK, "From": {"X": 0, "Y": 0}, "To": {"X": 8, "Y": 8}},  # not on one line
+        {"Type": 7},  # not a move
+        None,
+    ],
+)
+def test_an_echo_it_cannot_follow_makes_the_bot_read_the_next_board(move):
+    bot = random_bot.make(0)
+    position = followed_to_whites_second_turn(bot, 0)
+    (reply,) = bot.on_message(request(position))
+    position.play(*parse_move(reply))
+    # Not the echo of its reply: a move the rules do not allow there, or none at all.
+    bot.on_message({"Player": WHITE, "Move": move, "Winner": 0})
+    assert bot.position is None
+    (reply,) = bot.on_message(request(position))
+    assert position.judge(*parse_move(reply)) is None
+    assert bot.position is not None and same(bot.position, position)
+
+
+@pytest.mark.parametrize("enums", ["integers", "strings"])
+@pytest.mark.parametrize("setup", ["fixed", "random"])
+def test_in_process_bots_read_the_board_once_a_game_through_the_referee(
+    stones_match, monkeypatch, setup, enums
+):
+    reads = []
+    read = Position.from_matrix
+
+    def counted(*args, **kwargs):
+        reads.append(args)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(Position, "from_matrix", staticmethod(counted))
+    path = stones_match(
+        {"random": "random", "greedy": "greedy"},
+        f'rounds = 2\n[game_options]\nsetup = "{setup}"\nenums = "{enums}"',
+    )
+    path.write_text(path.read_text().replace('builtin = "', 'inproc = true\nbuiltin = "'))
+    summary = run_match(path)
+    assert summary.played == 4 and not summary.errors
+    for game, detail, _events in stored_games(summary):
+        assert not detail.faults and " wins: " in game.reason, detail.faults
+    assert len(reads) == 2 * 4  # each bot's first request of each game
 
 
 def test_a_request_that_is_no_board_gets_a_pass(capsys):
