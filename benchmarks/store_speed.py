@@ -3,9 +3,10 @@
     python benchmarks/store_speed.py [--events 10000] [--trials 9]
 
 Each trial stores one game of ``--events`` events with :meth:`Store.save_game` (its seats,
-faults and events in one transaction) and, back to back, inserts the same event rows with
-a bare ``executemany`` into a table of the same shape in a database set up the same way
-(WAL, ``synchronous = NORMAL``), in one transaction: the floor any SQLite store pays.
+faults and its compressed event log in one transaction) and, back to back, inserts the same
+events as bare rows with ``executemany`` into a table of a row per event (what the store
+did up to schema version 2) in a database set up the same way (WAL, ``synchronous =
+NORMAL``), in one transaction: the floor of storing a row per event.
 Rates on a shared machine drift, so trials are interleaved and the report gives the median
 of each and the median of the per-trial ratios. This was a test (under 0.1 s for 10,000
 events) until a loaded machine made it fail: speed is measured here, not asserted.

@@ -297,7 +297,7 @@ class ProgressReport:
             return 0
         try:
             with Store(run.database) as store:
-                return len(store.finished(run.run_id))
+                return store.run(run.run_id).done_games
         except ArenaError:
             return 0
 

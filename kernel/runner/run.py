@@ -8,7 +8,7 @@ import json
 import os
 import time
 import traceback
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
 from arena_kernel.match.resolved import resolve
-from arena_kernel.match.schedule import assign_sessions, schedule
+from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
 from arena_kernel.referee.channel import Channel
@@ -109,7 +109,7 @@ class Runner:
         self.match = resolve(spec, registries)
         self.game = self.match.game
         self.clocks = self.match.clocks
-        self.schedule = schedule(spec)
+        self.schedule = Schedule(spec)
         self.lifetime = getattr(self.game, "lifetime", type(self.game).lifetime)
 
     async def play(self) -> RunSummary:
@@ -127,13 +127,12 @@ class Runner:
         """Check the set-up, create (or resume) the run, play what is not stored yet."""
         spec = self.spec
         stored = self.store.find_run(spec.key())
-        done = self.store.finished(stored.run_id) if stored is not None else set()
-        pending = [g for g in self.schedule if g.index not in done]
-        sessions = assign_sessions(pending, self.lifetime, spec.concurrency)
+        done = self.store.stored_indexes(stored.run_id) if stored is not None else []
+        pending = Pending(self.schedule, done)
+        sessions = Sessions(pending, self.lifetime, spec.concurrency)
         workers = min(spec.concurrency, len(sessions))
         if sessions:
-            entrants = max(len({n for g in session for n in g.seating}) for session in sessions)
-            check_open_file_limit(workers * entrants, str(spec.path))
+            check_open_file_limit(workers * sessions.most_entrants(), str(spec.path))
             await lineup.prepare()
         self.run = self.store.open_run(
             spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
@@ -142,14 +141,13 @@ class Runner:
             self.run = dataclasses.replace(
                 self.run, sandbox=lineup.sandbox, sandbox_note=lineup.sandbox_note
             )
-        self.summary = RunSummary(self.run, skipped=len(done))
+        self.summary = RunSummary(self.run, skipped=len(self.schedule) - len(pending))
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.disqualified = self.store.disqualified(self.run.run_id)
         self.observers.notify(hookspecs.arena_run_start, run=self.run)
-        queue: asyncio.Queue[list[ScheduledGame]] = asyncio.Queue()
-        for session in sessions:
-            queue.put_nowait(session)
-        tasks = [asyncio.create_task(self._worker(queue, lineup)) for _ in range(workers)]
+        # One iterator for all workers: each takes the next session when it is free.
+        todo = iter(sessions)
+        tasks = [asyncio.create_task(self._worker(todo, lineup)) for _ in range(workers)]
         try:
             # Not gather(): when the run is cancelled, gather cancels the workers and the
             # finally below would cancel them again, in the middle of ending their bots.
@@ -165,7 +163,7 @@ class Runner:
             for task in tasks:
                 task.cancel()  # once each: as_completed leaves them running
             await asyncio.gather(*tasks, return_exceptions=True)
-        if len(self.store.finished(self.run.run_id)) == len(self.schedule):
+        if self.store.run(self.run.run_id).done_games == len(self.schedule):
             self.store.finish_run(self.run.run_id)
         results = self.store.results(self.run.run_id)
         self.summary.standings, self.summary.faults = self.standings(results)
@@ -181,11 +179,11 @@ class Runner:
         names = [b.name for b in self.spec.bots]
         return run_standings(results, names, self.spec.scorers, self.registries.scorers.cls)
 
-    async def _worker(self, queue: asyncio.Queue[list[ScheduledGame]], lineup: Lineup) -> None:
-        while not queue.empty():
-            session = queue.get_nowait()
+    async def _worker(self, todo: Iterator[Session], lineup: Lineup) -> None:
+        for session in todo:
             if self.lifetime == "game":
-                await self._single_game(session[0], lineup)
+                (game,) = session
+                await self._single_game(game, lineup)
             else:
                 await self._session(session, lineup)
 
@@ -229,10 +227,10 @@ class Runner:
         _check_outcome(outcome, len(game.seating))
         return outcome
 
-    async def _session(self, games: list[ScheduledGame], lineup: Lineup) -> None:
+    async def _session(self, games: Session, lineup: Lineup) -> None:
         """Bots stay connected for all ``games`` (Speed Clue, Liar's Dice)."""
-        entrants = list(dict.fromkeys(name for g in games for name in g.seating))
-        label = f"session-{games[0].session}"
+        entrants = games.entrants()
+        label = f"session-{games.number}"
         log_dir = self.log_root / label
         channels = await self._bring_up(lineup, entrants, log_dir, label)
         by_name = dict(zip(entrants, channels, strict=True))

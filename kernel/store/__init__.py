@@ -1,7 +1,7 @@
 """The results store: runs, games, seats, faults and event logs in one SQLite file."""
 
+from arena_kernel.store.schema import SCHEMA_VERSION
 from arena_kernel.store.sqlite import (
-    SCHEMA_VERSION,
     GameDetail,
     Store,
     StoredGame,

@@ -7,6 +7,9 @@ game is either all there or not there at all, and a re-run plays exactly the mis
 
 The public game id (``arena replay GAME_ID``) is ``games.id``: unique in the whole file, so
 a user never needs to say which run a game belongs to.
+
+The tables are in :mod:`arena_kernel.store.schema`; a game's event log is one compressed
+document (:mod:`arena_kernel.store.logs`), the one thing SQL alone cannot look into.
 """
 
 from __future__ import annotations
@@ -23,92 +26,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
-
-APPLICATION_ID = 0x6172656E
-"""``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
-SQLite file, so arena never writes into somebody else's database."""
-
-SCHEMA_VERSION = 2
-"""``PRAGMA user_version``; bump it, and add the step from the previous version to
-:data:`_MIGRATIONS`, on schema changes."""
+from arena_kernel.store.logs import pack, seat_replies, unpack, unpack_times
+from arena_kernel.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 30_000
 """How long a writer waits for another process holding the write lock (``arena standings``
 reading while a run writes, two runs sharing one file) before giving up."""
 
-_SCHEMA = (
-    """CREATE TABLE runs (
-        id          INTEGER PRIMARY KEY,
-        key         TEXT    NOT NULL UNIQUE,
-        name        TEXT    NOT NULL,
-        game        TEXT    NOT NULL,
-        spec        TEXT    NOT NULL,
-        total_games INTEGER NOT NULL,
-        created     REAL    NOT NULL,
-        finished    REAL
-    )""",
-    """CREATE TABLE games (
-        id          INTEGER PRIMARY KEY,
-        run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        idx         INTEGER NOT NULL,
-        session     INTEGER NOT NULL,
-        seed        INTEGER NOT NULL,
-        started_at  REAL    NOT NULL,
-        duration    REAL    NOT NULL,
-        reason      TEXT    NOT NULL,
-        void        INTEGER NOT NULL,
-        details     TEXT    NOT NULL,
-        extra       TEXT    NOT NULL,
-        sandbox     TEXT,
-        UNIQUE (run_id, idx)
-    )""",
-    """CREATE TABLE seats (
-        game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat         INTEGER NOT NULL,
-        bot          TEXT    NOT NULL,
-        rank         INTEGER NOT NULL,
-        score        REAL,
-        disqualified INTEGER NOT NULL,
-        stderr_log   TEXT,
-        PRIMARY KEY (game_id, seat)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE faults (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seat    INTEGER,
-        kind    TEXT    NOT NULL,
-        detail  TEXT    NOT NULL,
-        at      REAL    NOT NULL
-    )""",
-    "CREATE INDEX faults_by_game ON faults (game_id)",
-    """CREATE TABLE events (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq     INTEGER NOT NULL,
-        t       REAL    NOT NULL,
-        kind    TEXT    NOT NULL,
-        seat    INTEGER,
-        text    TEXT    NOT NULL,
-        elapsed REAL,
-        PRIMARY KEY (game_id, seq)
-    ) WITHOUT ROWID""",
-    f"PRAGMA application_id = {APPLICATION_ID}",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
-)
-"""Created in one transaction, so a file is never left half-initialised. ``seats`` and
-``events`` are clustered on their primary key: a game's rows are read back in one range
-scan, in seat and event order."""
-
-_MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: ("ALTER TABLE games ADD COLUMN sandbox TEXT",),
-}
-"""Per older schema version, the statements that bring a database of that version to the
-next one. A file is brought to :data:`SCHEMA_VERSION` when it is opened, all steps in one
-transaction: what a newer arena adds to a game an older one could not know is NULL (a
-game stored before version 2 has no ``sandbox``: "unknown")."""
+_NOBODY: frozenset[int] = frozenset()
 
 _DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 """SQLite's (primary) error names for a file that is not, or no longer, a readable database."""
@@ -264,7 +195,8 @@ class Store:
     def _prepare(self) -> None:
         """Check the file is ours (or empty) before writing a single byte to it, then create
         the tables or bring an older schema up to date (readers too: ``arena standings`` on
-        a file of an older arena migrates it, which takes a moment whatever its size)."""
+        a file of an older arena migrates it; from version 2 that converts every event
+        log, see :mod:`arena_kernel.store.schema`)."""
         db = self._db
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         version = self._check_identity()
@@ -277,12 +209,11 @@ class Store:
             # Another process may have initialised or migrated the file since we looked.
             version = self._check_identity()
             if version is None:
-                for statement in _SCHEMA:
+                for statement in SCHEMA:
                     db.execute(statement)
                 return
             for step in range(version, SCHEMA_VERSION):
-                for statement in _MIGRATIONS[step]:
-                    db.execute(statement)
+                MIGRATIONS[step](db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _check_identity(self) -> int | None:
@@ -299,7 +230,7 @@ class Store:
                 f"{self.path} is not an arena database (it is some other SQLite database); "
                 "choose another `database` path"
             )
-        if version != SCHEMA_VERSION and version not in _MIGRATIONS:
+        if version != SCHEMA_VERSION and version not in MIGRATIONS:
             raise ArenaError(
                 f"{self.path} has arena schema version {version}, but this arena reads "
                 f"version {SCHEMA_VERSION}"
@@ -387,7 +318,7 @@ class Store:
         self, key: str, name: str, game: str, spec: dict[str, Any], total_games: int
     ) -> RunInfo:
         """Create the run ``key``, or return the stored one: the same key is the same
-        schedule, so the caller resumes it by playing the indices :meth:`finished` lacks.
+        schedule, so the caller resumes it by playing the indexes :meth:`stored_indexes` lacks.
         """
         with self._write() as db:
             db.execute(
@@ -398,10 +329,12 @@ class Store:
         return self.run(key)
 
     def disqualified(self, run_id: int) -> set[str]:
-        """The bots disqualified from the run (by a stored game's outcome)."""
+        """The bots disqualified from the run (by a stored game's outcome): the few seats
+        of the ``seats_disqualified`` index, then their games (CROSS JOIN keeps SQLite from
+        walking every game of the run instead)."""
         rows = self._read(
-            "SELECT DISTINCT s.bot FROM seats s JOIN games g ON g.id = s.game_id "
-            "WHERE g.run_id = ? AND s.disqualified",
+            "SELECT DISTINCT s.bot FROM seats s CROSS JOIN games g ON g.id = s.game_id "
+            "WHERE s.disqualified AND g.run_id = ?",
             (run_id,),
         )
         return {row[0] for row in rows}
@@ -463,9 +396,22 @@ class Store:
 
     # -- games ---------------------------------------------------------------------------
 
-    def finished(self, run_id: int) -> set[int]:
-        """Indices of the run's stored games: what a resumed run must not play again."""
-        return {idx for (idx,) in self._read("SELECT idx FROM games WHERE run_id = ?", (run_id,))}
+    def stored_indexes(self, run_id: int) -> list[range]:
+        """The schedule indexes of the run's stored games, as ascending ranges of
+        consecutive indexes: what a resumed run must not play again, a few ranges however
+        many games. Mostly it is one (a run stopped between games), which SQLite's count
+        says without handing over a single index; else the indexes are read in order one by
+        one (SQLite's window functions took three times as long)."""
+        with self._snapshot():
+            count, first, last = self._read(
+                "SELECT count(*), min(idx), max(idx) FROM games WHERE run_id = ?", (run_id,)
+            )[0]
+            if count == 0 or count == last - first + 1:
+                return [range(first, last + 1)] if count else []
+            indexes = self._db.execute(
+                "SELECT idx FROM games WHERE run_id = ? ORDER BY idx", (run_id,)
+            )
+            return _consecutive(idx for (idx,) in indexes)
 
     def save_game(self, run_id: int, record: GameRecord) -> int | None:
         """Store one game with its seats, faults and events in one transaction.
@@ -505,8 +451,9 @@ class Store:
                 return None
             game_id = cursor.lastrowid
             scores: Sequence[float | None] = outcome.scores or [None] * seats
+            replies = seat_replies(record.events, seats)
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id,
@@ -516,6 +463,8 @@ class Store:
                         scores[seat],
                         seat in outcome.disqualified,
                         record.stderr_logs.get(seat),
+                        replies[seat].times,
+                        replies[seat].late,
                     )
                     for seat, bot in enumerate(scheduled.seating)
                 ],
@@ -523,10 +472,12 @@ class Store:
             out = sorted({scheduled.seating[seat] for seat in outcome.disqualified})
             if out:
                 # Out of the run: every game of a disqualified bot stops counting, in the
-                # same transaction, so a crash can never leave half of them counted.
+                # same transaction, so a crash can never leave half of them counted. Its
+                # games are found by seats_by_bot ("+" keeps SQLite from walking every
+                # game of the run by the run's index instead).
                 marks = ", ".join("?" * len(out))
                 db.execute(
-                    "UPDATE games SET void = 1 WHERE run_id = ? AND id IN "
+                    "UPDATE games SET void = 1 WHERE +run_id = ? AND id IN "
                     f"(SELECT game_id FROM seats WHERE bot IN ({marks}))",
                     (run_id, *out),
                 )
@@ -534,39 +485,63 @@ class Store:
                 "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
                 [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
             )
-            db.executemany(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    (game_id, seq, e.t, e.kind, e.seat, e.text, e.elapsed)
-                    for seq, e in enumerate(record.events)
-                ),
-            )
+            if record.events:
+                db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
         return game_id
 
     def results(self, run_id: int) -> list[StoredGame]:
-        """The run's stored games in schedule order (void ones included: scorers skip them)."""
-        rows = self._read(
-            "SELECT g.id, g.idx, g.void, g.reason, g.sandbox,"
-            " s.bot, s.rank, s.score, s.disqualified,"
-            " (SELECT f.kind FROM faults f WHERE f.game_id = g.id AND f.seat = s.seat"
-            "  ORDER BY f.rowid LIMIT 1)"
-            " FROM games g JOIN seats s ON s.game_id = g.id"
-            " WHERE g.run_id = ? ORDER BY g.idx, s.seat",
-            (run_id,),
-        )
-        return [
-            StoredGame(
-                game_id,
-                idx,
-                **_seat_fields([r[5:] for r in seat_rows]),
-                void=bool(void),
-                reason=reason,
-                sandbox=sandbox,
+        """The run's stored games in schedule order (void ones included: scorers skip them).
+
+        What every standings reads, so read lean, for the hundred thousand games of a long
+        run: games, seats and faults each by a query of their own (a seat's first fault as
+        a subquery per seat cost more than all the rest), each game's seats turned into its
+        fields at once.
+        """
+        with self._snapshot():
+            heads = {
+                row[0]: row
+                for row in self._read(
+                    "SELECT id, idx, void, reason, sandbox FROM games WHERE run_id = ?", (run_id,)
+                )
+            }
+            seat_rows = self._read(
+                "SELECT s.game_id, s.bot, s.rank, s.score, s.disqualified"
+                " FROM games g JOIN seats s ON s.game_id = g.id"
+                " WHERE g.run_id = ? ORDER BY g.idx, s.seat",
+                (run_id,),
             )
-            for (game_id, idx, void, reason, sandbox), seat_rows in groupby(
-                rows, key=lambda r: r[:5]
+            first_faults: dict[tuple[int, int], str] = {}
+            for game_id, seat, kind in self._read(
+                "SELECT f.game_id, f.seat, f.kind FROM games g JOIN faults f ON f.game_id = g.id"
+                " WHERE g.run_id = ? AND f.seat IS NOT NULL ORDER BY f.rowid",
+                (run_id,),
+            ):
+                first_faults.setdefault((game_id, seat), kind)
+        faulted = {game_id for game_id, _seat in first_faults}
+        games = []
+        for game_id, rows in groupby(seat_rows, key=itemgetter(0)):
+            _id, idx, void, reason, sandbox = heads[game_id]
+            _ids, bots, ranks, scores, out = zip(*rows, strict=True)
+            seats = range(len(bots))
+            games.append(
+                StoredGame(
+                    game_id,
+                    idx,
+                    bots,
+                    ranks,
+                    None if scores.count(None) == len(scores) else scores,
+                    bool(void),
+                    frozenset(seat for seat in seats if out[seat]) if any(out) else _NOBODY,
+                    reason,
+                    first_faults=(
+                        tuple(first_faults.get((game_id, seat)) for seat in seats)
+                        if game_id in faulted
+                        else (None,) * len(bots)
+                    ),
+                    sandbox=sandbox,
+                )
             )
-        ]
+        return games
 
     def game(self, game_id: int) -> GameDetail:
         """One game by its public id, with its seats and faults."""
@@ -647,16 +622,18 @@ class Store:
         """Per bot seated in the run's stored games, in order of first appearance (game
         index, then seat): its games, faults, reply times and late replies.
 
-        Events and faults are joined with seats on game and seat by SQLite, which counts
-        all but the reply times: those come back one row per reply (half a second for ten
-        thousand games of a hundred messages).
+        Read from the seats (each holds its replies in the game, see
+        :func:`~arena_kernel.store.logs.seat_replies`) and the faults, never from the event
+        logs: SQLite counts all but the reply times, which come back packed, one value per
+        seat.
         """
         with self._snapshot():
             return self._bot_stats(run_id)
 
     def _bot_stats(self, run_id: int) -> list[BotStats]:
         games = self._read(
-            "SELECT s.bot, count(DISTINCT s.game_id), min(g.idx * 1000000 + s.seat)"
+            "SELECT s.bot, count(DISTINCT s.game_id), min(g.idx * 1000000 + s.seat),"
+            " sum(s.late_replies)"
             " FROM games g JOIN seats s ON s.game_id = g.id WHERE g.run_id = ?"
             " GROUP BY s.bot ORDER BY 3",
             (run_id,),
@@ -670,44 +647,33 @@ class Store:
             (run_id,),
         ):
             faults.setdefault(bot, Counter())[kind] = count
-        # Nearest rank needs each bot's times in order: SQLite's window functions sort
-        # them twice as slowly as fetching them and sorting in Python.
-        times: dict[str, list[float]] = {}
-        for bot, elapsed in self._read(
-            "SELECT s.bot, e.elapsed FROM games g JOIN events e ON e.game_id = g.id"
-            " JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat"
-            " WHERE g.run_id = ? AND e.kind = 'recv' AND e.elapsed IS NOT NULL",
+        # Nearest rank needs each bot's times in order: sorted in Python, once unpacked
+        # together.
+        packed: dict[str, list[bytes]] = {}
+        for bot, seat_times in self._read(
+            "SELECT s.bot, s.reply_times FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.run_id = ? AND length(s.reply_times) > 0",
             (run_id,),
         ):
-            times.setdefault(bot, []).append(elapsed)
-        late = dict(
-            self._read(
-                "SELECT s.bot, count(*) FROM games g JOIN events e ON e.game_id = g.id"
-                " JOIN seats s ON s.game_id = e.game_id AND s.seat = e.seat"
-                " WHERE g.run_id = ? AND e.kind = 'late' GROUP BY s.bot",
-                (run_id,),
-            )
-        )
+            packed.setdefault(bot, []).append(seat_times)
+        times = {bot: list(unpack_times(b"".join(parts))) for bot, parts in packed.items()}
         return [
             BotStats(
                 bot,
                 count,
                 dict(faults.get(bot, {})),
                 *_reply_times(times.get(bot, [])),
-                late=late.get(bot, 0),
+                late=late,
             )
-            for bot, count, _first in games
+            for bot, count, _first, late in games
         ]
 
     def events(self, game_id: int) -> list[Event]:
         """A game's event log (its replay), in the order it happened."""
-        rows = self._read(
-            "SELECT t, kind, seat, text, elapsed FROM events WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        )
+        rows = self._read("SELECT events FROM event_logs WHERE game_id = ?", (game_id,))
         if not rows and not self._read("SELECT 1 FROM games WHERE id = ?", (game_id,)):
             raise ArenaError(f"no game {game_id} in {self.path}")
-        return [Event(*row) for row in rows]
+        return unpack(rows[0][0]) if rows else []
 
 
 @dataclass(frozen=True)
@@ -767,6 +733,17 @@ def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:
         "disqualified": frozenset(seat for seat, s in enumerate(seats) if s[3]),
         "first_faults": tuple(s[4] for s in seats),
     }
+
+
+def _consecutive(indexes: Iterable[int]) -> list[range]:
+    """Ascending ``indexes`` as ranges of consecutive ones."""
+    ranges: list[range] = []
+    for index in indexes:
+        if ranges and ranges[-1].stop == index:
+            ranges[-1] = range(ranges[-1].start, index + 1)
+        else:
+            ranges.append(range(index, index + 1))
+    return ranges
 
 
 def _reply_times(times: list[float]) -> tuple[int, float | None, float | None, float | None]:

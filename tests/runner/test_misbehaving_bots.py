@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from arena_kernel.runner.api import run_match
@@ -83,6 +82,7 @@ def test_flood_is_not_stored_whole(write_match, scripted_bot) -> None:
     summary = run_match(path)
     db = Path(summary.run.database)
     assert db.stat().st_size < 2 * 1024 * 1024
-    with sqlite3.connect(db) as conn:
-        (longest,) = conn.execute("select max(length(text)) from events").fetchone()
+    with Store(db) as store:
+        games = store.results(summary.run.run_id)
+        longest = max(len(e.text) for g in games for e in store.events(g.game_id))
     assert longest < 10_000

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from arena_kernel.games.base import Outcome
-from arena_kernel.model import GameRecord, ScheduledGame
+from arena_kernel.model import Event, GameRecord, ScheduledGame
 from arena_kernel.store import SCHEMA_VERSION, Store, sandbox_counts
 
 SCHEMA_V1 = Path(__file__).with_name("schema_v1.sql")
@@ -32,7 +32,7 @@ def test_a_version_1_database_reads_as_it_was_with_its_sandboxes_unknown(
     tmp_path: Path,
 ) -> None:
     path = version_1_database(tmp_path / "old.sqlite")
-    assert SCHEMA_VERSION == 2 and schema_version(path) == 1
+    assert schema_version(path) == 1
     with Store(path) as store:
         run = store.run("old-key")
         assert (run.run_id, run.name, run.total_games, run.done_games) == (1, "league", 3, 2)
@@ -47,7 +47,11 @@ def test_a_version_1_database_reads_as_it_was_with_its_sandboxes_unknown(
         assert detail.sandbox is None
         assert detail.stderr_logs == {1: "logs/run-1/game-1/1-alice.stderr"}
         assert [e.text for e in store.events(1)] == ["pile 3", "take 3"]
+        assert store.events(2) == [Event(0.0, "send", 0, "pile 3")]
         assert sandbox_counts(results) == {"unknown": 2}
+        alice, bob = store.bot_stats(run.run_id)
+        assert (alice.bot, alice.replies, alice.reply_max, alice.timeouts) == ("alice", 1, 0.1, 1)
+        assert (bob.bot, bob.replies, bob.late) == ("bob", 0, 0)
     assert schema_version(path) == SCHEMA_VERSION
 
 
@@ -57,7 +61,7 @@ def test_a_migrated_run_resumes_and_records_the_sandbox_of_its_new_games(
     path = version_1_database(tmp_path / "old.sqlite")
     with Store(path) as store:
         run = store.open_run("old-key", "league", "nim", {}, 3)
-        assert run.run_id == 1 and store.finished(run.run_id) == {0, 1}
+        assert run.run_id == 1 and store.stored_indexes(run.run_id) == [range(0, 2)]
         last = GameRecord(
             ScheduledGame(2, 13, ("alice", "bob")), Outcome.win(0, 2, "r"), sandbox="bwrap"
         )

@@ -8,6 +8,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -136,9 +137,9 @@ def test_resume_sees_finished_games(tmp_path: Path) -> None:
         again = store.open_run("key-a", "renamed", "nim", {}, 5)
         assert again.run_id == run.run_id
         assert again.done_games == 2
-        assert store.finished(run.run_id) == {0, 3}
+        assert store.stored_indexes(run.run_id) == [range(0, 1), range(3, 4)]
         other = store.open_run("key-b", "league", "nim", {}, 1)
-        assert other.run_id != run.run_id and store.finished(other.run_id) == set()
+        assert other.run_id != run.run_id and store.stored_indexes(other.run_id) == []
 
 
 def test_run_lookup(store: Store) -> None:
@@ -168,7 +169,7 @@ def test_outcome_must_match_seating(store: Store) -> None:
     run = store.open_run("k", "n", "nim", {}, 1)
     with pytest.raises(ValueError, match="2 seats"):
         store.save_game(run.run_id, record(0, Outcome([1, 2, 3], "too many")))
-    assert store.finished(run.run_id) == set()
+    assert store.stored_indexes(run.run_id) == []
 
 
 def test_saving_from_another_thread(store: Store) -> None:
@@ -176,7 +177,7 @@ def test_saving_from_another_thread(store: Store) -> None:
     worker = threading.Thread(target=store.save_game, args=(run.run_id, record(0)))
     worker.start()
     worker.join()
-    assert store.finished(run.run_id) == {0}
+    assert store.stored_indexes(run.run_id) == [range(0, 1)]
 
 
 def test_database_uses_wal_and_is_marked(tmp_path: Path) -> None:
@@ -228,7 +229,7 @@ KILLED_WRITER = textwrap.dedent(
     from arena_kernel.store import Store
 
     class DiesHalfWay(list):
-        # The store streams events into the open transaction: die in the middle of it.
+        # The store reads the events in the open transaction: die in the middle of it.
         def __iter__(self):
             for n, event in enumerate(super().__iter__()):
                 if n == 500:
@@ -255,12 +256,12 @@ def test_killed_writer_leaves_only_whole_games(tmp_path: Path) -> None:
 
     with Store(path) as store:
         run = store.open_run("key", "crash", "nim", {}, 5)
-        assert store.finished(run.run_id) == {0, 1, 2}
+        assert store.stored_indexes(run.run_id) == [range(0, 3)]
         for game in store.results(run.run_id):
             assert len(store.events(game.game_id)) == 1000
         with sqlite3.connect(path) as raw:
             assert raw.execute("SELECT count(*) FROM seats").fetchone()[0] == 6
-            assert raw.execute("SELECT count(*) FROM events").fetchone()[0] == 3000
+            assert raw.execute("SELECT count(*) FROM event_logs").fetchone()[0] == 3
         for index in (3, 4):
             assert store.save_game(run.run_id, record(index, events=10)) is not None
         assert store.run("key").done_games == 5
@@ -376,3 +377,39 @@ def test_the_run_lock_dies_with_its_process(tmp_path: Path) -> None:
         holder.stdout.close()
     with exclusive_run(database, "me"):
         pass
+
+
+def _sqlite_steps(store: Store, action: Callable[[], object]) -> int:
+    """How many hundreds of SQLite virtual machine instructions ``action`` ran: work
+    counted, not timed, so that it holds on a loaded machine."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    store._db.set_progress_handler(count, 100)
+    try:
+        action()
+    finally:
+        store._db.set_progress_handler(None, 0)
+    return steps
+
+
+@pytest.mark.parametrize("others", [10, 1000])
+def test_a_disqualification_costs_the_same_beside_any_number_of_games(
+    store: Store, others: int
+) -> None:
+    """The disqualified bot's games and the run's disqualified bots are found by index,
+    not by reading every seat of the run."""
+    run = store.open_run("dq", "league", "nim", {}, others + 2)
+    for index in range(others):
+        game = ScheduledGame(index=index, seed=index, seating=("carol", "dave"))
+        store.save_game(run.run_id, GameRecord(game, Outcome.win(0, 2, "fine")))
+    store.save_game(run.run_id, record(others))
+    out = record(others + 1, Outcome.win(0, 2, "bob cheated", disqualified=frozenset({1})))
+    # Reading the seats of a thousand games takes a hundred (hundred instructions) each.
+    assert _sqlite_steps(store, lambda: store.save_game(run.run_id, out)) < 20
+    assert _sqlite_steps(store, lambda: store.disqualified(run.run_id)) < 20
+    assert store.disqualified(run.run_id) == {"bob"}

@@ -1,0 +1,63 @@
+"""The baseline of the store and schedule benchmarks: this kernel with the store, schedule
+and runner files as they were before issue 16, run in a process of its own.
+
+    from baseline import kernel_tree, python_env
+
+The baseline tree is a copy of this kernel in which only :data:`CHANGED` are taken from
+``rev`` (a file missing there is removed), so that a comparison measures that change and
+not whatever else differs between ``rev`` and the working tree. A worker process runs
+against it when its ``PYTHONPATH`` leads there (:func:`python_env`): the plain path comes
+before the editable install's finder, and the installed plugins import whichever
+``arena_kernel`` that process has.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+KERNEL = REPO / "kernel"
+
+BEFORE = "b4636aa0ffe2c3ef0d5afb9e806f886619334cae"
+"""The last commit before the change: the default baseline."""
+
+CHANGED = (
+    "kernel/store/__init__.py",
+    "kernel/store/sqlite.py",
+    "kernel/store/schema.py",
+    "kernel/store/logs.py",
+    "kernel/match/schedule.py",
+    "kernel/runner/run.py",
+    "kernel/cli/progress.py",
+)
+"""The files of the change (issue 16: compact stored games, a schedule made game by game)."""
+
+
+def kernel_tree(rev: str, folder: Path) -> Path:
+    """A folder whose ``arena_kernel`` is this kernel with :data:`CHANGED` as at ``rev``;
+    return the folder, for :func:`python_env`."""
+    tree = folder / "arena_kernel"
+    shutil.copytree(KERNEL, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in CHANGED:
+        target = tree / Path(path).relative_to("kernel")
+        shown = subprocess.run(
+            ["git", "-C", str(REPO), "show", f"{rev}:{path}"], capture_output=True, check=False
+        )
+        if shown.returncode == 0:
+            target.write_bytes(shown.stdout)
+        else:
+            target.unlink(missing_ok=True)
+    return folder
+
+
+def python_env(tree: Path | None) -> dict[str, str]:
+    """The environment of a worker importing ``arena_kernel`` from ``tree`` (None: this
+    kernel, as installed)."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env

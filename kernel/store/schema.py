@@ -1,0 +1,144 @@
+"""The database's tables, and the steps that bring a file of an older arena up to date.
+
+A file is brought to :data:`SCHEMA_VERSION` when it is opened (see
+:meth:`Store._prepare <arena_kernel.store.sqlite.Store._prepare>`), all steps in one
+transaction, so that a crash leaves it as it was. What a newer arena adds to a game an
+older one could not know is NULL or empty: a game stored before version 2 has no
+``sandbox`` ("unknown").
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from itertools import groupby
+from operator import itemgetter
+
+from arena_kernel.model import Event
+from arena_kernel.store.logs import pack, seat_replies
+
+APPLICATION_ID = 0x6172656E
+"""``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
+SQLite file, so arena never writes into somebody else's database."""
+
+SCHEMA_VERSION = 3
+"""``PRAGMA user_version``; bump it, and add the step from the previous version to
+:data:`MIGRATIONS`, on schema changes."""
+
+_REPLY_COLUMNS = (
+    "reply_times  BLOB    NOT NULL DEFAULT x''",
+    "late_replies INTEGER NOT NULL DEFAULT 0",
+)
+"""The seat's replies in its game, for the per-bot figures (:func:`.logs.seat_replies`)."""
+
+_SEAT_INDEXES = (
+    "CREATE INDEX seats_by_bot ON seats (bot)",
+    "CREATE INDEX seats_disqualified ON seats (bot) WHERE disqualified",
+)
+"""What disqualifying a bot looks up (every game it sat in), and what a resumed run looks
+up (the bots out of it), without reading every seat."""
+
+_EVENT_LOGS = """CREATE TABLE event_logs (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        events  BLOB    NOT NULL
+    )"""
+"""A game's events, one compressed log per game (:mod:`.logs`); none for a game without
+events. Apart from ``games`` so that reading results never pages through logs."""
+
+SCHEMA = (
+    """CREATE TABLE runs (
+        id          INTEGER PRIMARY KEY,
+        key         TEXT    NOT NULL UNIQUE,
+        name        TEXT    NOT NULL,
+        game        TEXT    NOT NULL,
+        spec        TEXT    NOT NULL,
+        total_games INTEGER NOT NULL,
+        created     REAL    NOT NULL,
+        finished    REAL
+    )""",
+    """CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        idx         INTEGER NOT NULL,
+        session     INTEGER NOT NULL,
+        seed        INTEGER NOT NULL,
+        started_at  REAL    NOT NULL,
+        duration    REAL    NOT NULL,
+        reason      TEXT    NOT NULL,
+        void        INTEGER NOT NULL,
+        details     TEXT    NOT NULL,
+        extra       TEXT    NOT NULL,
+        sandbox     TEXT,
+        UNIQUE (run_id, idx)
+    )""",
+    f"""CREATE TABLE seats (
+        game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat         INTEGER NOT NULL,
+        bot          TEXT    NOT NULL,
+        rank         INTEGER NOT NULL,
+        score        REAL,
+        disqualified INTEGER NOT NULL,
+        stderr_log   TEXT,
+        {_REPLY_COLUMNS[0]},
+        {_REPLY_COLUMNS[1]},
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID""",
+    *_SEAT_INDEXES,
+    """CREATE TABLE faults (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat    INTEGER,
+        kind    TEXT    NOT NULL,
+        detail  TEXT    NOT NULL,
+        at      REAL    NOT NULL
+    )""",
+    "CREATE INDEX faults_by_game ON faults (game_id)",
+    _EVENT_LOGS,
+    f"PRAGMA application_id = {APPLICATION_ID}",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+"""Created in one transaction, so a file is never left half-initialised. ``seats`` is
+clustered on its primary key: a game's seats are read back in one range scan, in seat
+order."""
+
+
+def _add_sandbox(db: sqlite3.Connection) -> None:
+    """Version 2 records what each game's bots ran under."""
+    db.execute("ALTER TABLE games ADD COLUMN sandbox TEXT")
+
+
+def _pack_event_logs(db: sqlite3.Connection) -> None:
+    """Version 3 keeps a game's events as one compressed log instead of a row per event
+    (2 to 12 times less room, the more the longer the games), its seats' replies beside
+    their results, and finds a bot's games, and the bots out of a run, by indexes. Every
+    stored log is converted, once: a minute or two per hundred thousand games, the write
+    lock held meanwhile. The file does not shrink (SQLite reuses the freed pages for new
+    games; ``VACUUM`` gives them back)."""
+    db.execute(_EVENT_LOGS)
+    for column in _REPLY_COLUMNS:
+        db.execute(f"ALTER TABLE seats ADD COLUMN {column}")
+    for index in _SEAT_INDEXES:
+        db.execute(index)
+    rows = db.execute(
+        "SELECT game_id, t, kind, seat, text, elapsed FROM events ORDER BY game_id, seq"
+    )
+    for game_id, game_rows in groupby(rows, key=itemgetter(0)):
+        events = [Event(*row[1:]) for row in game_rows]
+        db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(events)))
+        (seats,) = db.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)).fetchone()
+        db.executemany(
+            "UPDATE seats SET reply_times = ?, late_replies = ? WHERE game_id = ? AND seat = ?",
+            [
+                (replies.times, replies.late, game_id, seat)
+                for seat, replies in enumerate(seat_replies(events, seats))
+                if replies.times or replies.late
+            ],
+        )
+    db.execute("DROP TABLE events")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _add_sandbox,
+    2: _pack_event_logs,
+}
+"""Per older schema version, the step that brings a database of that version to the next
+one, in the caller's transaction."""
