@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import NamedTuple
 
 from arena_dominion.cards import (
@@ -61,6 +62,7 @@ from arena_dominion.cards import (
     WORKSHOP_MAX,
     name,
 )
+from arena_dominion.shuffle import shuffle
 
 ACTION = "action"
 BUY = "buy"
@@ -68,6 +70,8 @@ ATTACK = "attack"
 OVER = "over"
 """Values of :attr:`Dominion.phase`. Clean-up is not a phase: :meth:`Dominion.end_turn`
 does it whole, because no decision happens inside it."""
+IN_TURN = (ACTION, BUY)
+"""The phases in which the current player may buy and end the turn."""
 
 OFFICIAL = "official"
 COURSE = "course"
@@ -86,6 +90,9 @@ EV_SHUFFLE = "shuffle"
 
 TO_DISCARD = "discard"
 TO_HAND = "hand"
+
+HAND_SIZE = 5
+"""Cards drawn at the start and in every clean-up."""
 
 
 class Event(NamedTuple):
@@ -238,20 +245,21 @@ class Dominion:
         self.turns: list[int] = [0] * players
         for _ in range(players):
             deck = list(STARTING_DECK)
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.decks.append(deck)
-            owned = [0] * len(NAMES)
-            for c in STARTING_DECK:
-                owned[c] += 1
-            self.owned.append(owned)
+            self.owned.append(list(_STARTING_OWNED))
         for p in range(players):
-            self._draw(p, 5)
+            self._draw(p, HAND_SIZE)
         self.pending: list[int] = []
         """Players who still owe an answer to the attack being resolved, in turn order."""
         self.result: GameResult | None = None
         self.current = self.rng.randrange(players)
         self.first = self.current
-        self._start_turn()
+        self.phase: str
+        self.actions: int
+        self.buys: int
+        self.coins: int
+        self._start_turn()  # sets the four above
 
     # -- views --------------------------------------------------------------------------
 
@@ -265,12 +273,14 @@ class Dominion:
 
     def money_in_hand(self, player: int | None = None) -> int:
         """Coins the Treasures in hand would add: the text protocol's implicit money."""
-        return sum(COINS[c] for c in self.hands[self.current if player is None else player])
+        hand = self.hands[self.current if player is None else player]
+        # The base set's three Treasures, counted in C: a pass in Python over the hand would
+        # cost several times as much, and simulations ask this every turn.
+        return hand.count(COPPER) + 2 * hand.count(SILVER) + 3 * hand.count(GOLD)
 
     def vp(self, player: int) -> int:
         """Victory points over every card the player owns."""
-        owned = self.owned[player]
-        return sum(count * VP[c] for c, count in enumerate(owned) if count)
+        return sum(map(mul, self.owned[player], VP))
 
     def drain_events(self) -> list[Event]:
         """The events since the last drain, oldest first."""
@@ -289,17 +299,14 @@ class Dominion:
         arguments.
         """
         self._check_action(card)
-        hand = self.hands[self.current]
-        rest = list(hand)
-        rest.remove(card)
         if card == CELLAR:
             if gain is not None:
                 raise IllegalMove("cellar gains nothing")
-            absent = missing(rest, cards)
+            absent = missing(self._hand_without(card), cards)
             if absent is not None:
                 raise IllegalMove(f"cellar: no {name(absent)} in the hand to discard")
         elif card in GAIN_BONUS:
-            self._check_trash_gain(card, rest, cards, gain)
+            self._check_trash_gain(card, self._hand_without(card), cards, gain)
         elif card == WORKSHOP:
             if cards:
                 raise IllegalMove("workshop takes no cards from the hand")
@@ -342,19 +349,7 @@ class Dominion:
 
     def play_all_treasures(self) -> None:
         """Play every Treasure in hand, as a buy in the text protocol implies."""
-        self._check_phase(ACTION, BUY)
-        hand = self.hands[self.current]
-        keep: list[int] = []
-        for c in hand:
-            if IS_TREASURE[c]:
-                self.in_play.append(c)
-                self.coins += COINS[c]
-                self._log(EV_PLAY, self.current, (c,))
-            else:
-                keep.append(c)
-        hand[:] = keep
-        self.actions = 0
-        self.phase = BUY
+        self.buy_cards(())
 
     def can_buy(self, card: int) -> str | None:
         """Why ``card`` cannot be bought now, or None if it can."""
@@ -384,6 +379,53 @@ class Dominion:
         p = self.current
         self._gain(p, card, self.discards[p], EV_BUY)
 
+    def buy_cards(self, cards: Iterable[int]) -> None:
+        """Play every Treasure in hand, then buy ``cards`` left to right until one cannot be
+        bought: the text protocol's ``buy`` reply, and a simulated turn's whole buy phase.
+
+        Every simulated turn goes through here and :meth:`end_turn`, close to half of a
+        simulation's work, so both work inline: one pass over the hand, no :meth:`buy` per
+        card (whose refusals are worded for callers who read them), no helper calls.
+        """
+        if self.phase not in IN_TURN:
+            raise IllegalMove(self._wrong_phase(*IN_TURN))
+        p = self.current
+        hand = self.hands[p]
+        played = self.in_play
+        start = len(played)
+        kept: list[int] = []
+        coins = self.coins
+        for c in hand:
+            if IS_TREASURE[c]:
+                played.append(c)
+                coins += COINS[c]
+            else:
+                kept.append(c)
+        hand[:] = kept
+        self.actions = 0
+        self.phase = BUY
+        record = self.record_events
+        if record:
+            for c in played[start:]:
+                self._log(EV_PLAY, p, (c,))
+        supply = self.supply
+        discard = self.discards[p]
+        owned = self.owned[p]
+        buys = self.buys
+        for card in cards:
+            cost = COST[card]
+            if buys < 1 or supply[card] <= 0 or cost > coins:
+                break
+            buys -= 1
+            coins -= cost
+            supply[card] -= 1
+            discard.append(card)
+            owned[card] += 1
+            if record:
+                self._log(EV_BUY, p, (card,), TO_DISCARD)
+        self.buys = buys
+        self.coins = coins
+
     def end_turn(self, top: int | None = None) -> None:
         """Clean up, then either end the game or start the next player's turn.
 
@@ -391,7 +433,8 @@ class Dominion:
         Without it the engine shows the last card played, else a Victory card or Curse,
         else a Treasure, else an Action from the hand.
         """
-        self._check_phase(ACTION, BUY)
+        if self.phase not in IN_TURN:
+            raise IllegalMove(self._wrong_phase(*IN_TURN))
         p = self.current
         hand = self.hands[p]
         played = self.in_play
@@ -406,13 +449,29 @@ class Dominion:
             self.discards[p].extend(cleaned)
             hand.clear()
             played.clear()
-            self._log(EV_DISCARD, p, tuple(cleaned), top)
-        self._draw(p, 5)
-        reason = self._end_reason()
+            if self.record_events:
+                self._log(EV_DISCARD, p, tuple(cleaned), top)
+        # Every turn of a simulated game passes here, hence inline: the common draw (the deck
+        # is deep enough), and a quick test that no pile is empty (an absent one is -1, so
+        # only an empty pile is falsy) before asking piles_end_game.
+        deck = self.decks[p]
+        if len(deck) >= HAND_SIZE:
+            hand += deck[: -HAND_SIZE - 1 : -1]
+            del deck[-HAND_SIZE:]
+        else:
+            self._draw(p, HAND_SIZE)
+        following = (p + 1) % self.players
+        supply = self.supply
+        reason = None
+        if not all(supply):
+            reason = piles_end_game(supply, self.rules)
+        cap = self.turn_cap
+        if reason is None and cap is not None and self.turns[following] >= cap:
+            reason = f"turn cap of {cap} turns reached"
         if reason is not None:
             self._finish(reason)
             return
-        self.current = (p + 1) % self.players
+        self.current = following
         self._start_turn()
 
     # -- attack responses ---------------------------------------------------------------
@@ -470,9 +529,8 @@ class Dominion:
         return f"not in the {' or '.join(phases)} phase but the {self.phase} phase"
 
     def _check_phase(self, *phases: str) -> None:
-        wrong = self._wrong_phase(*phases)
-        if wrong is not None:
-            raise IllegalMove(wrong)
+        if self.phase not in phases:
+            raise IllegalMove(self._wrong_phase(*phases))
 
     def _check_action(self, card: int) -> None:
         self._check_phase(ACTION)
@@ -482,6 +540,12 @@ class Dominion:
             raise IllegalMove(f"{name(card)} is not an action card")
         if card not in self.hands[self.current]:
             raise IllegalMove(f"no {name(card)} in the hand")
+
+    def _hand_without(self, card: int) -> list[int]:
+        """A copy of the current hand less one ``card``: what an Action can act on."""
+        rest = list(self.hands[self.current])
+        rest.remove(card)
+        return rest
 
     def _check_gain(
         self, what: str, gain: int | None, max_cost: int, treasure: bool, limit: str = ""
@@ -571,7 +635,8 @@ class Dominion:
         self.supply[card] -= 1
         pile.append(card)
         self.owned[p][card] += 1
-        self._log(kind, p, (card,), TO_HAND if pile is self.hands[p] else TO_DISCARD)
+        if self.record_events:
+            self._log(kind, p, (card,), TO_HAND if pile is self.hands[p] else TO_DISCARD)
 
     def _check_victim(self, player: int) -> None:
         if self.phase != ATTACK:
@@ -603,7 +668,7 @@ class Dominion:
         # gives one game whichever protocol the same decisions come through.
         deck.extend(sorted(discard))
         discard.clear()
-        self.rng.shuffle(deck)
+        shuffle(self.rng, deck)
         self._log(EV_SHUFFLE, p)
         n = min(n, len(deck))
         hand += deck[: -n - 1 : -1]
@@ -616,16 +681,8 @@ class Dominion:
         self.actions = 1
         self.buys = 1
         self.coins = 0
-        self._log(EV_TURN, p, (), self.turns[p])
-
-    def _end_reason(self) -> str | None:
-        reason = piles_end_game(self.supply, self.rules)
-        if reason is not None:
-            return reason
-        cap = self.turn_cap
-        if cap is not None and self.turns[(self.current + 1) % self.players] >= cap:
-            return f"turn cap of {cap} turns reached"
-        return None
+        if self.record_events:
+            self._log(EV_TURN, p, (), self.turns[p])
 
     def _finish(self, reason: str) -> None:
         vp = tuple(self.vp(p) for p in range(self.players))
@@ -633,6 +690,10 @@ class Dominion:
         ranks = final_ranks(vp, turns, self.rules)
         self.result = GameResult(vp, turns, ranks, reason, self.first)
         self.phase = OVER
+
+
+_STARTING_OWNED = tuple(STARTING_DECK.count(c) for c in range(len(NAMES)))
+"""``owned`` of a player at the start."""
 
 
 def _show(hand: Sequence[int]) -> int:

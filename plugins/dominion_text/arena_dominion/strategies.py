@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
+from operator import mul
 from typing import Protocol, cast
 
 from arena_dominion.cards import (
     CARDS,
     CELLAR,
     COINS,
+    COPPER,
     COST,
     CURSE,
     DUCHY,
@@ -100,37 +103,32 @@ class ScoredView(View, Protocol):
 
 
 class EngineView:
-    """A :class:`ScoredView` of one player read straight from the engine, without copies."""
+    """A :class:`ScoredView` of one player read from the engine, without copies.
 
-    __slots__ = ("game", "player")
+    ``hand``, ``owned`` and ``supply`` are the engine's own lists, which it changes in place
+    and never replaces; ``actions``, ``buys`` and ``money`` are copied by :meth:`refresh`,
+    which :func:`simulate` calls before each decision. Plain attributes, because a decision
+    reads them several times and a property would cost a call each time.
+    """
+
+    __slots__ = ("actions", "buys", "game", "hand", "money", "owned", "player", "supply")
 
     def __init__(self, game: Dominion, player: int) -> None:
         self.game = game
         self.player = player
+        self.hand: Sequence[int] = game.hands[player]
+        self.owned: Sequence[int] = game.owned[player]
+        self.supply: Sequence[int] = game.supply
+        self.refresh()
 
-    @property
-    def hand(self) -> Sequence[int]:
-        return self.game.hands[self.player]
-
-    @property
-    def actions(self) -> int:
-        return self.game.actions
-
-    @property
-    def buys(self) -> int:
-        return self.game.buys
-
-    @property
-    def money(self) -> int:
-        return self.game.coins + self.game.money_in_hand(self.player)
-
-    @property
-    def owned(self) -> Sequence[int]:
-        return self.game.owned[self.player]
-
-    @property
-    def supply(self) -> Sequence[int]:
-        return self.game.supply
+    def refresh(self) -> None:
+        """Copy the counters and the money the player could spend now."""
+        game = self.game
+        hand = self.hand
+        self.actions = game.actions
+        self.buys = game.buys
+        # Dominion.money_in_hand's sum, inline: simulate refreshes a view every turn.
+        self.money = game.coins + hand.count(COPPER) + 2 * hand.count(SILVER) + 3 * hand.count(GOLD)
 
     @property
     def seat(self) -> int:
@@ -206,8 +204,16 @@ class Strategy:
     name = ""
 
     def __init__(self, rng: random.Random | None = None, *, suicide_check: bool = False) -> None:
-        self.rng = rng if rng is not None else random.Random(0)
+        self._rng = rng
         self.suicide_check = suicide_check
+
+    @property
+    def rng(self) -> random.Random:
+        """The ``rng`` given, else a ``Random(0)`` made on first use: seeding one costs more
+        than a simulated turn, and only random choices need it."""
+        if self._rng is None:
+            self._rng = random.Random(0)
+        return self._rng
 
     def action(self, view: View) -> Play | None:
         """The next Action to play, or None to go on to buying."""
@@ -220,6 +226,9 @@ class Strategy:
     def buys(self, view: View) -> list[int]:
         """The cards to buy this turn, in order, within the view's buys and money."""
         money = view.money
+        if view.buys == 1 and not self.suicide_check:  # most turns: no loop, no list to grow
+            card = self.choose(view, money)
+            return [] if card is None else [card]
         bought: list[int] = []
         for _ in range(view.buys):
             seen = _SuicideCheckView(cast(ScoredView, view), bought) if self.suicide_check else view
@@ -241,17 +250,8 @@ class Strategy:
         return sorted(hand, key=_keep_rank)[:discard]
 
 
-def _first(view: View, money: int, wanted: Sequence[tuple[int, bool]]) -> int | None:
-    """The first ``(card, condition)`` that holds, is affordable and has a copy left."""
-    supply = view.supply
-    for card, condition in wanted:
-        if condition and COST[card] <= money and supply[card] > 0:
-            return card
-    return None
-
-
 def _treasure_money(owned: Sequence[int]) -> int:
-    return sum(count * COINS[c] for c, count in enumerate(owned) if count and COINS[c])
+    return sum(map(mul, owned, COINS))
 
 
 class BigMoney(Strategy):
@@ -260,7 +260,14 @@ class BigMoney(Strategy):
     name = "bigmoney"
 
     def choose(self, view: View, money: int) -> int | None:
-        return _first(view, money, ((PROVINCE, True), (GOLD, True), (SILVER, True)))
+        supply = view.supply
+        if money >= COST[PROVINCE] and supply[PROVINCE] > 0:
+            return PROVINCE
+        if money >= COST[GOLD] and supply[GOLD] > 0:
+            return GOLD
+        if money >= COST[SILVER] and supply[SILVER] > 0:
+            return SILVER
+        return None
 
 
 class BigMoneyUltimate(Strategy):
@@ -269,26 +276,36 @@ class BigMoneyUltimate(Strategy):
     name = "bmu"
     province_money = 18
 
-    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
-        """Kingdom buys that go between Duchy-at-6 and Silver; BMU has none."""
-        return ()
+    def extra(self, view: View, money: int) -> int | None:
+        """The kingdom card to buy between Duchy-at-6 and Silver, if any; BMU has none."""
+        return None
 
     def choose(self, view: View, money: int) -> int | None:
-        left = view.supply[PROVINCE]
-        owned = view.owned
-        return _first(
-            view,
-            money,
-            (
-                (PROVINCE, _treasure_money(owned) > self.province_money),
-                (DUCHY, left <= 4),
-                (ESTATE, left <= 2),
-                (GOLD, True),
-                (DUCHY, left <= 6),
-                *self.extras(view),
-                (SILVER, True),
-            ),
-        )
+        # The priorities top first, each card only if affordable with a copy left. Written
+        # out rather than as a list of (card, condition) pairs, which every buy of every
+        # simulated turn would build and walk: that was a tenth of a game.
+        supply = view.supply
+        left = supply[PROVINCE]
+        if (
+            money >= COST[PROVINCE]
+            and left > 0
+            and _treasure_money(view.owned) > self.province_money
+        ):
+            return PROVINCE
+        if left <= 4 and money >= COST[DUCHY] and supply[DUCHY] > 0:
+            return DUCHY
+        if left <= 2 and money >= COST[ESTATE] and supply[ESTATE] > 0:
+            return ESTATE
+        if money >= COST[GOLD] and supply[GOLD] > 0:
+            return GOLD
+        if left <= 6 and money >= COST[DUCHY] and supply[DUCHY] > 0:
+            return DUCHY
+        extra = self.extra(view, money)
+        if extra is not None:
+            return extra
+        if money >= COST[SILVER] and supply[SILVER] > 0:
+            return SILVER
+        return None
 
 
 class SmithyBigMoney(BigMoneyUltimate):
@@ -298,10 +315,11 @@ class SmithyBigMoney(BigMoneyUltimate):
     name = "smithy"
     province_money = 15
 
-    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
+    def extra(self, view: View, money: int) -> int | None:
         owned = view.owned
-        treasures = sum(count for c, count in enumerate(owned) if IS_TREASURE[c])
-        return ((SMITHY, owned[SMITHY] < treasures / 11),)
+        if money < COST[SMITHY] or view.supply[SMITHY] <= 0:
+            return None
+        return SMITHY if owned[SMITHY] < sum(compress(owned, IS_TREASURE)) / 11 else None
 
     def action(self, view: View) -> Play | None:
         if view.actions and SMITHY in view.hand:
@@ -320,8 +338,10 @@ class DoubleMilitia(BigMoneyUltimate):
 
     name = "militia"
 
-    def extras(self, view: View) -> tuple[tuple[int, bool], ...]:
-        return ((MILITIA, view.owned[MILITIA] < 2),)
+    def extra(self, view: View, money: int) -> int | None:
+        if view.owned[MILITIA] < 2 and money >= COST[MILITIA] and view.supply[MILITIA] > 0:
+            return MILITIA
+        return None
 
     def action(self, view: View) -> Play | None:
         if view.actions and MILITIA in view.hand:
@@ -393,7 +413,10 @@ def simulate(
     """Play one game in process, seat ``i`` played by ``strategies[i]``.
 
     Buys follow the text protocol: every Treasure is played, then the listed cards are
-    bought left to right until one cannot be. Events are off, as nobody reads them.
+    bought left to right until one cannot be (:meth:`Dominion.buy_cards`). Events are off,
+    as nobody reads them. The loop is the hot path of every benchmark and reference table,
+    hence its shortcuts (views refreshed rather than read through properties, no action()
+    asked of strategies that cannot play one); tests check that they change no game.
     """
     game = Dominion(
         len(strategies),
@@ -405,12 +428,16 @@ def simulate(
         record_events=False,
     )
     views = [EngineView(game, p) for p in range(len(strategies))]
+    # A strategy that keeps the base class's action() never plays one: not asking saves
+    # Big Money a call every turn.
+    acts = [type(strategy).action is not Strategy.action for strategy in strategies]
     hands = game.hands
     while game.result is None:
         p = game.current
         strategy = strategies[p]
         view = views[p]
-        while (play := strategy.action(view)) is not None:
+        view.refresh()
+        while acts[p] and (play := strategy.action(view)) is not None:
             game.play_action(*play)
             if game.phase == ATTACK:
                 for victim in list(game.pending):
@@ -420,11 +447,7 @@ def simulate(
                         game.reveal_moat(victim)
                     else:
                         game.discard_down(victim, answer)
-        wanted = strategy.buys(view)
-        game.play_all_treasures()
-        for card in wanted:
-            if game.can_buy(card) is not None:
-                break
-            game.buy(card)
+            view.refresh()
+        game.buy_cards(strategy.buys(view))
         game.end_turn()
     return game.result

@@ -206,13 +206,13 @@ class TextMatch:
     def buy(self, words: Sequence[str]) -> None:
         """Buy left to right while buys and coins allow; the first card that cannot be
         bought ends the buying (and the turn)."""
-        game = self.game
-        game.play_all_treasures()
+        wanted = []
         for word in words:
             card = cards.lookup(word)
-            if card is None or game.can_buy(card) is not None:
+            if card is None:
                 break
-            game.buy(card)
+            wanted.append(card)
+        self.game.buy_cards(wanted)
 
     def action(self, words: Sequence[str]) -> None:
         """``play-reply action <card> [args]`` (or ``play-reply reply workshop <card>``)."""

@@ -1,14 +1,14 @@
 """How many whole games per second the engine plays in process, next to pyminion.
 
     python plugins/dominion_text/benchmarks/bench_engine.py [--games 3000]
-        [--pyminion-games 500] [--trials 5]
+        [--pyminion-games 500] [--trials 5] [--clock cpu|wall]
 
 Times the BM mirror and Smithy-BM vs BMU with :func:`arena_dominion.strategies.simulate`
 and, in the same run, the same bots on pyminion (a pure-Python Dominion simulator on PyPI,
 installed for this benchmark only: ``pip install pyminion``). pyminion's own
 ``BigMoney`` is our BM and its ``BigMoneyUltimate`` is the rules file's Smithy-BM (same
 priorities, Province above $15); it has no Smithy-free BMU, so one is written here with
-its ``BotDecider`` API. The target is at least twice pyminion's rate.
+its ``BotDecider`` API. The target is at least ten times pyminion's rate on both matches.
 
 Logging: importing pyminion sets the ROOT logger to INFO, after which every card it moves
 builds and dispatches a log record nobody reads, which about halves its rate. Setting a
@@ -17,9 +17,15 @@ then calls ``logging.disable(logging.INFO)``, which no logger level can override
 checks that INFO is off before timing anything. pyminion still formats its messages
 (f-strings are built before the call); that cost is its own and is timed.
 
-Trials: each trial times every match on both simulators one after the other, so a busy
-machine slows both alike; the rates printed are the medians over the trials, and the ratio
+Trials: each trial plays every match on both simulators in ten alternating slices (a
+tenth of our games, a tenth of pyminion's, and so on), so that a change in the machine's
+load falls on both alike; the rates printed are the medians over the trials, and the ratio
 is the median of the trials' ratios.
+
+Clock: by default the process's CPU time. Both simulators are single-threaded and do no
+I/O, so CPU time is all the work they do; the wall clock adds whatever time other processes
+hold the CPU, which on a shared machine comes in bursts (ratios were seen to swing by a
+fifth between runs). ``--clock wall`` times with the wall clock instead.
 """
 
 from __future__ import annotations
@@ -93,11 +99,23 @@ def pyminion_matches() -> dict[str, Match] | str:
     }
 
 
-def rate(match: Match, games: int) -> float:
-    start = time.perf_counter()
-    for seed in range(games):
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+SLICES = 10
+"""Alternating slices each trial's games are timed in, per match and simulator."""
+
+
+def seconds(match: Match, seeds: range, clock: Callable[[], float]) -> float:
+    start = clock()
+    for seed in seeds:
         match(seed)
-    return games / (time.perf_counter() - start)
+    return clock() - start
+
+
+def piece(games: int, i: int) -> range:
+    """The seeds of slice ``i`` of ``games`` games."""
+    return range(games * i // SLICES, games * (i + 1) // SLICES)
 
 
 def main() -> None:
@@ -105,19 +123,26 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--pyminion-games", type=int, default=500)
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     args = parser.parse_args()
     if min(args.games, args.pyminion_games, args.trials) < 1:
         parser.error("--games, --pyminion-games and --trials must be at least 1")
     ours = {"BM mirror": ours_bm, "Smithy-BM vs BMU": ours_smithy}
     theirs = pyminion_matches()
+    clock = CLOCKS[args.clock]
     mine: dict[str, list[float]] = {label: [] for label in ours}
     other: dict[str, list[float]] = {label: [] for label in ours}
     for _ in range(args.trials):
         for label, match in ours.items():
-            mine[label].append(rate(match, args.games))
+            spent = [0.0, 0.0]
+            for i in range(SLICES):
+                spent[0] += seconds(match, piece(args.games, i), clock)
+                if not isinstance(theirs, str):
+                    spent[1] += seconds(theirs[label], piece(args.pyminion_games, i), clock)
+            mine[label].append(args.games / spent[0])
             if not isinstance(theirs, str):
-                other[label].append(rate(theirs[label], args.pyminion_games))
-    print(f"medians of {args.trials} interleaved trials")
+                other[label].append(args.pyminion_games / spent[1])
+    print(f"medians of {args.trials} interleaved trials, {args.clock} time")
     print(f"{'match':<18} {'arena_dominion':>16} {'pyminion':>16} {'ratio':>7}")
     for label in ours:
         rate_ours = statistics.median(mine[label])
