@@ -1,28 +1,49 @@
-"""Messages per second through arena's referee, against a raw pipe ping-pong.
+"""Round trips through arena's referee, against bare pipes and a bare asyncio loop.
 
-Both measurements talk to the same trivial echo bot (a separate process that answers each
-line it reads): first with bare os.read/os.write on its pipes, without arena, then through
-the stdio transport, the line codec, a channel and ``Table.ask`` (clocks, event log and all).
+    python benchmarks/echo_throughput.py [--messages 3000] [--trials 7] [--compare DIR]
 
-Every measurement starts its bot the way arena does (in a session of its own) and times
-only the round trips: one untimed round trip first, so that the bot's start-up (tens of
-milliseconds of interpreter start, as long as thousands of round trips) is in none of them.
+Every variant talks to the same trivial echo bot (a separate process that answers each
+line it reads): with bare ``os.read``/``os.write`` (no event loop), on a bare asyncio loop
+(``add_reader`` and a future, nothing else: the least any asyncio referee pays), then
+through a transport, a codec, a channel and ``Table.ask`` (clocks, event log and all). For
+each it reports round trips per second (wall clock) and the referee process's CPU time per
+round trip (``time.process_time``: user and system time of this process only, not the
+bot's), then apart the CPU time arena spends per round trip on the game's record when the
+round trips are over: its log makes the events of every message then (as the runner has
+it do once per game), so the round trips alone would not count all they cost.
 
-Wall-clock rates on a shared virtual machine drift by a factor of ten within minutes, so
-the measurements are interleaved: each trial measures raw and arena back to back, and the
-report gives the median of each and the median of the per-trial ratios.
-Usage: python benchmarks/echo_throughput.py [--messages N] [--trials T]
+Every variant starts its bot the way arena does (in a session of its own) and times only
+the round trips, after one untimed round trip (the bot's start-up is in none of them).
+Timings on a shared machine drift within seconds, so a trial interleaves the variants:
+every bot is up at once, each variant on an event loop of its own, and they take turns
+by blocks of :data:`BLOCK` round trips (in an order rotated per trial); the report gives
+medians, and the median of the per-trial ratios to the bare asyncio loop (with the lowest
+and highest).
+
+``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
+kernel from before a change), in a child process run between this process's own trials.
+
+Where it stands (issue 16, two loaded cores): arena's stdio + line round trip costs 1.5 to
+1.8 times the bare asyncio one in CPU (2.1 to 2.6 times before), 1.67 times in
+instructions counted by valgrind (42.7k for the bare round trip, 71.3k for arena's; 98.5k
+with the game's record made). What is left is spread over some 17 Python calls per round
+trip (channel, table, clocks, codec, log); 1.3 times would take building the store's rows
+straight from the log's raw entries (about 5 µs a round trip), a one-line fast path in the
+line codec (about 2 µs), and beyond that a compiled hot path (mypyc fits: the kernel is
+``mypy --strict``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from statistics import median
 
@@ -58,6 +79,15 @@ while chunk := sock.recv(65536):
         sock.sendall(b"".join(line + b"\n" for line in lines))
 """
 
+PING = b'{"ping": 1}\n'
+
+Timing = tuple[float, float, float]
+"""Per round trip: (wall seconds, the referee's CPU seconds, its CPU seconds for the game's
+record after the round trips: arena builds the events there)."""
+
+BLOCK = 200
+"""Round trips of one variant before the next variant's turn."""
+
 
 def start_echo_bot() -> subprocess.Popen[bytes]:
     """The echo bot on pipes, in a new session as arena starts its bots."""
@@ -69,123 +99,220 @@ def start_echo_bot() -> subprocess.Popen[bytes]:
     )
 
 
-def raw_pingpong(messages: int) -> float:
-    """Round trips per second with bare pipes: the floor cost of two processes talking."""
-    bot = start_echo_bot()
-    out, inp = bot.stdin.fileno(), bot.stdout.fileno()
-    message = b'{"ping": 1}\n'
+class Variant:
+    """One way of doing round trips with one echo bot: :meth:`open`, then blocks of
+    :meth:`round_trips`, timed, then :meth:`close`."""
 
-    def round_trip() -> None:
-        os.write(out, message)
-        got = os.read(inp, 65536)
-        while not got.endswith(b"\n"):
-            got += os.read(inp, 65536)
+    async def open(self) -> None:
+        """Start the bot and make one round trip (the bot is up)."""
 
-    round_trip()  # the bot is up
-    started = time.perf_counter()
-    for _ in range(messages):
-        round_trip()
-    elapsed = time.perf_counter() - started
-    bot.stdin.close()
-    bot.wait()
-    return messages / elapsed
+    async def round_trips(self, count: int) -> None:
+        raise NotImplementedError
+
+    async def finish(self) -> None:
+        """What the variant owes at the end of its game, timed apart (arena: the record)."""
+
+    async def close(self) -> None:
+        """End the bot."""
 
 
-async def asyncio_floor(messages: int) -> float:
-    """The same ping-pong on a bare event loop (add_reader and a future, nothing else): the
-    least any asyncio referee pays, shown so that arena's own share of the cost is visible."""
-    bot = start_echo_bot()
-    out, inp = bot.stdin.fileno(), bot.stdout.fileno()
-    os.set_blocking(inp, False)
-    loop = asyncio.get_running_loop()
-    waiter: list[asyncio.Future[bytes]] = []
+class RawPipes(Variant):
+    """Blocking reads and writes on bare pipes: the floor cost of two processes talking."""
 
-    def readable() -> None:
-        data = os.read(inp, 65536)
-        if waiter and not waiter[0].done():
-            waiter[0].set_result(data)
+    async def open(self) -> None:
+        self.bot = start_echo_bot()
+        assert self.bot.stdin is not None and self.bot.stdout is not None
+        self.out, self.inp = self.bot.stdin.fileno(), self.bot.stdout.fileno()
+        await self.round_trips(1)
 
-    loop.add_reader(inp, readable)
+    async def round_trips(self, count: int) -> None:
+        out, inp = self.out, self.inp
+        for _ in range(count):
+            os.write(out, PING)
+            got = os.read(inp, 65536)
+            while not got.endswith(b"\n"):
+                got += os.read(inp, 65536)
 
-    async def round_trip() -> None:
-        waiter[:] = [loop.create_future()]
-        os.write(out, b'{"ping": 1}\n')
-        await waiter[0]
-
-    await round_trip()  # the bot is up
-    started = time.perf_counter()
-    for _ in range(messages):
-        await round_trip()
-    elapsed = time.perf_counter() - started
-    loop.remove_reader(inp)
-    bot.stdin.close()
-    bot.wait()
-    return messages / elapsed
+    async def close(self) -> None:
+        assert self.bot.stdin is not None
+        self.bot.stdin.close()
+        self.bot.wait()
 
 
-async def arena_pingpong(messages: int, transport_name: str, codec_name: str) -> float:
-    codec = JsonlCodec() if codec_name == "jsonl" else LineCodec()
-    message = {"ping": 1} if codec_name == "jsonl" else '{"ping": 1}'
-    with tempfile.TemporaryDirectory() as logs:
-        if transport_name == "tcp":
-            transport = TcpTransport()
+class BareAsyncio(RawPipes):
+    """The same ping-pong on a bare event loop (``add_reader`` and a future, nothing else):
+    the least any asyncio referee pays, so that arena's own share of the cost is visible."""
+
+    async def open(self) -> None:
+        self.bot = start_echo_bot()
+        assert self.bot.stdin is not None and self.bot.stdout is not None
+        self.out, self.inp = self.bot.stdin.fileno(), self.bot.stdout.fileno()
+        os.set_blocking(self.inp, False)
+        self.loop = asyncio.get_running_loop()
+        self.waiter: asyncio.Future[bytes] | None = None
+        self.loop.add_reader(self.inp, self._readable)
+        await self.round_trips(1)
+
+    def _readable(self) -> None:
+        data = os.read(self.inp, 65536)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(data)
+
+    async def round_trips(self, count: int) -> None:
+        for _ in range(count):
+            self.waiter = self.loop.create_future()
+            os.write(self.out, PING)
+            await self.waiter
+
+    async def close(self) -> None:
+        self.loop.remove_reader(self.inp)
+        await super().close()
+
+
+class Arena(Variant):
+    """``Table.ask`` round trips through a transport, a codec and a channel; at the end, the
+    events of the game's record are built (as the runner does once per game)."""
+
+    def __init__(self, transport: str, codec: str) -> None:
+        self.jsonl = codec == "jsonl"
+        self.codec = JsonlCodec() if self.jsonl else LineCodec()
+        self.message: object = {"ping": 1} if self.jsonl else PING.decode().rstrip("\n")
+        self.tcp = transport == "tcp"
+        self.asked = 0
+
+    async def open(self) -> None:
+        self.logs = tempfile.TemporaryDirectory()
+        if self.tcp:
+            self.transport: TcpTransport | StdioTransport = TcpTransport()
             argv = (sys.executable, "-c", ECHO_TCP_BOT, "{host}", "{port}")
         else:
-            transport = StdioTransport()
+            self.transport = StdioTransport()
             argv = (sys.executable, "-c", ECHO_BOT)
-        launch = Launch(BotProgram("echo", argv), codec, "echo", Limits(), Path(logs), 10.0, 0.5)
-        channel = Channel("echo", "echo", await transport.connect(launch), codec)
-        table = Table([channel], Clocks(reply=5.0), EventLog())
-        assert (await table.ask(0, message)).ok  # the bot is up
-        started = time.perf_counter()
-        for _ in range(messages):
-            reply = await table.ask(0, message)
+        program = BotProgram("echo", argv)
+        launch = Launch(program, self.codec, "echo", Limits(), Path(self.logs.name), 10.0, 0.5)
+        self.channel = Channel("echo", "echo", await self.transport.connect(launch), self.codec)
+        self.table = Table([self.channel], Clocks(reply=5.0), EventLog())
+        await self.round_trips(1)
+
+    async def round_trips(self, count: int) -> None:
+        ask, message = self.table.ask, self.message
+        for _ in range(count):
+            reply = await ask(0, message)
             assert reply.ok, reply.fault
-        elapsed = time.perf_counter() - started
-        await channel.close()
-        await transport.aclose()
-        assert len(table.log.events) == 2 * (messages + 1)
-    return messages / elapsed
+        self.asked += count
+
+    async def finish(self) -> None:
+        assert len(self.table.log.events) == 2 * self.asked
+
+    async def close(self) -> None:
+        await self.channel.close()
+        await self.transport.aclose()
+        self.logs.cleanup()
 
 
-VARIANTS = {
-    "arena stdio + line": ("stdio", "line"),
-    "arena stdio + jsonl": ("stdio", "jsonl"),
-    "arena tcp + jsonl": ("tcp", "jsonl"),
+FLOOR = "bare asyncio, no arena"
+VARIANTS: dict[str, Callable[[], Variant]] = {
+    "raw pipe ping-pong, no arena": RawPipes,
+    FLOOR: BareAsyncio,
+    "arena stdio + line": lambda: Arena("stdio", "line"),
+    "arena stdio + jsonl": lambda: Arena("stdio", "jsonl"),
+    "arena tcp + jsonl": lambda: Arena("tcp", "jsonl"),
 }
+
+
+def one_trial(messages: int, rotation: int) -> dict[str, Timing]:
+    """Every variant's bot up at once, each on an event loop of its own (so that no
+    variant's timers or readers weigh on another's), then :data:`BLOCK` round trips of
+    each in turn, starting with the ``rotation``-th, until each made ``messages``."""
+    names = list(VARIANTS)
+    rotation %= len(names)
+    variants = {name: VARIANTS[name]() for name in names[rotation:] + names[:rotation]}
+    loops = {name: asyncio.new_event_loop() for name in variants}
+    spent = dict.fromkeys(variants, (0.0, 0.0, 0.0))
+    try:
+        for name, variant in variants.items():
+            loops[name].run_until_complete(variant.open())
+        for done in range(0, messages, BLOCK):
+            count = min(BLOCK, messages - done)
+            last = done + count == messages
+            for name, variant in variants.items():
+                wall, cpu, record = loops[name].run_until_complete(timed(variant, count, last))
+                total = spent[name]
+                spent[name] = (total[0] + wall, total[1] + cpu, total[2] + record)
+    finally:
+        for name, variant in variants.items():
+            loops[name].run_until_complete(variant.close())
+            loops[name].close()
+    return {
+        name: (spent[name][0] / messages, spent[name][1] / messages, spent[name][2] / messages)
+        for name in names
+    }
+
+
+async def timed(variant: Variant, count: int, last: bool) -> Timing:
+    """Wall and CPU seconds of ``count`` round trips, and the CPU seconds of the finish
+    (after the last round trips)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    await variant.round_trips(count)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    record = time.process_time()
+    if last:
+        await variant.finish()
+    return wall, cpu, time.process_time() - record
+
+
+def trial_elsewhere(kernel: str, messages: int, rotation: int) -> dict[str, Timing]:
+    """One trial run by a child process on the ``arena_kernel`` package in ``kernel``."""
+    paths = [kernel, *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    argv = [sys.executable, __file__, "--messages", str(messages), "--one-trial", str(rotation)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    measured = json.loads(done.stdout)
+    return {name: (wall, cpu, record) for name, (wall, cpu, record) in measured.items()}
+
+
+def report(title: str, trials: list[dict[str, Timing]]) -> None:
+    """Medians; CPU of the round trips, then with the game's record (arena's events)."""
+    print(title)
+    print(
+        f"{'':29}{'trips/s':>9}{'CPU µs/trip':>12}{'+ record':>9}"
+        f"   CPU vs bare asyncio (trials)    with the record"
+    )
+    for name in VARIANTS:
+        rate = median(1 / trial[name][0] for trial in trials)
+        cpu = median(trial[name][1] for trial in trials)
+        record = median(trial[name][2] for trial in trials)
+        alone = [trial[name][1] / trial[FLOOR][1] for trial in trials]
+        whole = [(trial[name][1] + trial[name][2]) / trial[FLOOR][1] for trial in trials]
+        print(
+            f"{name:29}{rate:>9,.0f}{cpu * 1e6:>12.1f}{record * 1e6:>9.1f}"
+            f"   {median(alone):.2f} x ({min(alone):.2f}-{max(alone):.2f})"
+            f"    {median(whole):.2f} x ({min(whole):.2f}-{max(whole):.2f})"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--messages", type=int, default=5000, help="round trips per trial")
+    parser.add_argument("--messages", type=int, default=3000, help="round trips per trial")
     parser.add_argument("--trials", type=int, default=7)
+    parser.add_argument("--compare", metavar="DIR", help="also measure arena_kernel in DIR")
+    parser.add_argument("--one-trial", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    n = args.messages
-    raw_rates: list[float] = []
-    names = ["bare asyncio, no arena", *VARIANTS]
-    rates: dict[str, list[float]] = {name: [] for name in names}
-    ratios: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(args.trials):
-        for name in names:
-            raw = raw_pingpong(n)
-            if name in VARIANTS:
-                rate = asyncio.run(arena_pingpong(n, *VARIANTS[name]))
-            else:
-                rate = asyncio.run(asyncio_floor(n))
-            raw_rates.append(raw)
-            rates[name].append(rate)
-            ratios[name].append(rate / raw)
-    print(
-        f"{args.trials} trials of {n} round trips (one message each way), "
-        f"Python {sys.version.split()[0]}, medians"
-    )
-    print(f"{'raw pipe ping-pong, no arena':29}: {median(raw_rates):10,.0f} round trips/s")
-    for name in names:
-        print(
-            f"{name:29}: {median(rates[name]):10,.0f} round trips/s"
-            f"  ({median(ratios[name]):.2f} x raw, trials {min(ratios[name]):.2f}"
-            f"-{max(ratios[name]):.2f})"
-        )
+    if args.one_trial is not None:
+        print(json.dumps(one_trial(args.messages, args.one_trial)))
+        return
+    ours: list[dict[str, Timing]] = []
+    theirs: list[dict[str, Timing]] = []
+    for i in range(args.trials):
+        if args.compare:
+            theirs.append(trial_elsewhere(args.compare, args.messages, i))
+        ours.append(one_trial(args.messages, i))
+    python = sys.version.split()[0]
+    heading = f"{args.trials} trials of {args.messages} round trips, Python {python}"
+    if args.compare:
+        report(f"{heading}, arena_kernel in {args.compare}:", theirs)
+        print()
+    report(f"{heading}{', this arena_kernel' if args.compare else ''}:", ours)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,10 @@
 
 A channel outlives a single game when bots stay connected for a session; it is attached
 to each game's event log and seat number in turn.
+
+Every message of every game passes through here, so the path of a round trip is kept
+short: one stamp per read and per write (the log and the clocks share it), the log's
+entry a bare tuple, one way for a request to end (:meth:`Channel._end`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from typing import Any
 
 from arena_kernel.codecs.base import Codec
 from arena_kernel.model import Fault, FaultKind
-from arena_kernel.referee.eventlog import EventLog, wire_text
+from arena_kernel.referee.alarm import Cancellable, Scheduler, alarm
+from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
 from arena_kernel.transports.base import Connection
 
 MAX_PENDING = 1000
@@ -24,7 +29,13 @@ PENDING_BYTES_IN_MESSAGES = 4
 the codec's largest size; beyond that the bot is flooding (one endless line, a stream of
 bytes no codec can frame)."""
 
-_TIMEOUT = object()
+TIMED_OUT = Fault(FaultKind.TIMEOUT, "no reply")
+"""How a request that got no reply in time ends; the table names the clock that ran out."""
+
+Outcome = tuple[Any, float]
+"""How a request ended: (the decoded message, or the :class:`Fault` instead of it, the
+measured seconds). A decoder's items have the same shape: a codec fault stands in the
+message's place."""
 
 
 class Channel:
@@ -40,7 +51,7 @@ class Channel:
     request's deadline: on a busy event loop the timer that ends a request may run after
     the read of a reply that came too late, and must not be outrun by it. Reply times are
     measured from the write of the request to the read of its reply, so they measure the
-    bot, not what else the referee was doing.
+    bot, not what else the referee was doing; the log's events carry the same stamps.
 
     A bot that floods (more than :data:`MAX_PENDING` unsolicited messages waiting, or more
     than :data:`PENDING_BYTES_IN_MESSAGES` of the largest messages sent while no request
@@ -51,15 +62,17 @@ class Channel:
     """
 
     __slots__ = (
+        "_alarm",
         "_deadline",
         "_decoder",
-        "_elapsed",
         "_hang_up",
         "_inbox",
+        "_loop",
         "_owed",
         "_pending_bytes",
         "_sent_at",
         "_timer",
+        "_timer_at",
         "_waiter",
         "answered",
         "closed",
@@ -94,11 +107,17 @@ class Channel:
         self.codec = codec
         self._decoder = codec.decoder()
         self._inbox: deque[tuple[Any, bytes]] = deque()
-        self._waiter: asyncio.Future[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The event loop of the channel's first request (its connection's): kept, because
+        asking for the running loop costs a system call (a check of the process id)."""
+        self._alarm: Scheduler | None = None
+        self._waiter: asyncio.Future[Outcome] | None = None
+        """The request waiting for its reply; None once it has ended (or if it was
+        cancelled: then it is done)."""
         self._sent_at = 0.0
         self._deadline = 0.0
-        self._elapsed = 0.0
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Cancellable | None = None
+        self._timer_at = 0.0
         self.started = (
             connection.started
             if connection is not None and connection.started is not None
@@ -106,8 +125,8 @@ class Channel:
         )
         """When the bot was started (monotonic seconds): its start-up clock runs from here."""
         self.answered = False
-        """Whether a request to this bot has been settled yet: until then, requests are on
-        the start-up clock (see :class:`~arena_kernel.referee.table.Table`)."""
+        """Whether a request to this bot has ended yet: until then, requests are on the
+        start-up clock (see :class:`~arena_kernel.referee.table.Table`)."""
         self._pending_bytes = 0
         """Bytes received since the last request while no request waited."""
         self._hang_up: asyncio.Future[None] | None = None
@@ -139,8 +158,9 @@ class Channel:
         self.log = log
         self.seat = seat
         if first:
+            now = time.monotonic()
             for message, raw in self._inbox:
-                self._log_received(log, message, raw, "recv", None)
+                self._log_received(message, raw, "recv", now, None)
 
     # -- receiving ---------------------------------------------------------------
 
@@ -148,7 +168,8 @@ class Channel:
         if self.closed is not None:
             return  # flooded: what is still on its way is not looked at
         arrived = time.monotonic()
-        if self._waiter is None or self._waiter.done():
+        waiter = self._waiter
+        if waiter is None or waiter.done():
             self._pending_bytes += len(data)
             limit = PENDING_BYTES_IN_MESSAGES * self.codec.max_message
             if self._pending_bytes > limit:
@@ -184,46 +205,52 @@ class Channel:
             if arrived > self._deadline:
                 self._time_out(waiter)
             else:
-                self._elapsed = arrived - self._sent_at
-                waiter.set_result(fault)
+                self._end(waiter, fault, arrived - self._sent_at)
 
     def _log_received(
-        self, log: EventLog, message: Any, raw: bytes, kind: str, elapsed: float | None
+        self, message: Any, raw: bytes, kind: str, arrived: float, elapsed: float | None
     ) -> None:
         """A received message (``kind`` ``recv`` or ``late``), or the codec's fault; one
         that answers no request only while the log still keeps those of this seat."""
-        if elapsed is None and not log.admit_unsolicited(self.seat):
+        log = self.log
+        if log is None or (elapsed is None and not log.admit_unsolicited(self.seat)):
             return
         if isinstance(message, Fault):
-            log.add("fault", self.seat, f"{message}: {wire_text(raw)}", elapsed)
+            log.record((arrived, "fault", self.seat, f"{message}: {wire_text(raw)}", elapsed))
         else:
-            log.add(kind, self.seat, wire_text(raw), elapsed)
+            text = raw if len(raw) <= MAX_LOGGED_TEXT else wire_text(raw)
+            log.record((arrived, kind, self.seat, text, elapsed))
 
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
-        log = self.log
         for item in items:
             if self.closed is not None:
                 return  # flooded by the items before: the rest are dropped unread
-            message, raw = item
             waiter = self._waiter
-            if waiter is not None and not waiter.done() and arrived > self._deadline:
-                # Too late, even though the timer that says so has not run yet.
-                self._time_out(waiter)
-            late = bool(self._owed)
-            answering = not late and waiter is not None and not waiter.done()
-            if late:
-                elapsed: float | None = arrived - self._owed.popleft()
-            else:
-                elapsed = arrived - self._sent_at if answering else None
-            if log is not None:
-                self._log_received(log, message, raw, "late" if late else "recv", elapsed)
-            if answering:
-                self._elapsed = elapsed  # type: ignore[assignment]
-                waiter.set_result(item)  # type: ignore[union-attr]
-            elif len(self._inbox) < MAX_PENDING:
-                self._inbox.append(item)
-            else:
-                self._flood(f"more than {MAX_PENDING} unsolicited messages", arrived)
+            if waiter is not None and (waiter.done() or arrived > self._deadline):
+                if not waiter.done():
+                    # Too late, even though the timer that says so has not run yet.
+                    self._time_out(waiter)
+                waiter = None
+            if waiter is None or self._owed:
+                self._unasked(item, arrived)
+                continue
+            message, raw = item
+            elapsed = arrived - self._sent_at
+            self._log_received(message, raw, "recv", arrived, elapsed)
+            self._end(waiter, message, elapsed)
+
+    def _unasked(self, item: tuple[Any, bytes], arrived: float) -> None:
+        """A message that answers no waiting request: the late answer to one that timed
+        out, or unsolicited. Either waits for the next request."""
+        message, raw = item
+        if self._owed:
+            self._log_received(message, raw, "late", arrived, arrived - self._owed.popleft())
+        else:
+            self._log_received(message, raw, "recv", arrived, None)
+        if len(self._inbox) < MAX_PENDING:
+            self._inbox.append(item)
+        else:
+            self._flood(f"more than {MAX_PENDING} unsolicited messages", arrived)
 
     def drain(self) -> list[Any]:
         """Take the unsolicited messages (and codec faults) received so far."""
@@ -237,81 +264,82 @@ class Channel:
 
     def post(self, message: Any) -> None:
         """Encode and write one message; a gone bot silently drops it (its fault is known)."""
-        self._write(self.codec.encode(message))
+        self._write(self.codec.encode(message), time.monotonic())
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes, stamp: float) -> None:
         if self.log is not None:
-            self.log.add("send", self.seat, wire_text(data))
+            text = data if len(data) <= MAX_LOGGED_TEXT else wire_text(data)
+            self.log.record((stamp, "send", self.seat, text, None))
         if self.closed is None and self.connection is not None:
             self.connection.write(data)
 
-    def request(self, message: Any, delay: float, *, queued: bool = False) -> asyncio.Future[Any]:
-        """Write ``message`` and return the future of its one reply, due within ``delay`` s.
+    def request(
+        self, message: Any, delay: float, *, queued: bool = False
+    ) -> asyncio.Future[Outcome]:
+        """Write ``message`` and return the future of its one :data:`Outcome`, due within
+        ``delay`` s.
 
         ``message`` None writes nothing: the bot is to send something by itself (a greeting
         such as Speed Clue's ``alive``), and with ``queued`` a message that already arrived
         answers at once. The stopwatch starts at the write; for an in-process bot, which
         answers inside the write, that includes its thinking.
         """
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+            self._alarm = alarm(loop)
         waiter = loop.create_future()
         self._waiter = waiter
         data = None if message is None else self.codec.encode(message)
-        self._sent_at = time.monotonic()
+        self._sent_at = sent_at = time.monotonic()
         self._pending_bytes = 0
-        self._elapsed = 0.0
         # Set before the write: the write itself may find the bot gone (too much written
         # to it unread), and that fault is judged against this request's deadline.
-        self._deadline = deadline = self._sent_at + delay
+        self._deadline = deadline = sent_at + delay
         if data is not None:
-            self._write(data)
+            self._write(data, sent_at)
         if not waiter.done():
             if queued and self._inbox:
-                waiter.set_result(self._inbox.popleft())
+                self._end(waiter, self._inbox.popleft()[0], 0.0)
             elif self.closed is not None:
-                waiter.set_result(self.closed)
-        timer = self._timer
-        # One timer per channel, moved only when it would fire too late: each request's
+                self._end(waiter, self.closed, 0.0)
+        # One timer per channel, moved only when it would ring too late: each request's
         # deadline is later than the one before, so a timer left over from an answered
-        # request simply fires, finds the new deadline and waits on. Most requests cost no
-        # timer. (The loop's clock is time.monotonic, as every stamp here.)
-        if timer is None or timer.when() > deadline:
-            if timer is not None:
-                timer.cancel()
-            self._timer = loop.call_at(deadline, self._on_timer)
+        # request simply rings, finds the new deadline and waits on. Most requests cost no
+        # timer. (The alarm's clock is time.monotonic, as every stamp here.)
+        if self._timer is None or self._timer_at > deadline:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._set_timer(deadline)
         return waiter
+
+    def _set_timer(self, when: float) -> None:
+        assert self._alarm is not None
+        self._timer = self._alarm.call_at(when, self._on_timer)
+        self._timer_at = when
 
     def _on_timer(self) -> None:
         self._timer = None
         waiter = self._waiter
         if waiter is None or waiter.done():
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() >= self._deadline:
+        if time.monotonic() >= self._deadline:
             self._time_out(waiter)
         else:
-            self._timer = loop.call_at(self._deadline, self._on_timer)
+            self._set_timer(self._deadline)
 
-    def _time_out(self, waiter: asyncio.Future[Any]) -> None:
+    def _time_out(self, waiter: asyncio.Future[Outcome]) -> None:
         """End a request that got no reply in time; the bot still owes it (untagged)."""
         if not self.tagged:
             self._owed.append(self._sent_at)
-        self._elapsed = self._deadline - self._sent_at
-        waiter.set_result(_TIMEOUT)
+        self._end(waiter, TIMED_OUT, self._deadline - self._sent_at)
 
-    def settle(self, result: Any) -> tuple[Any, Fault | None, float]:
-        """Turn a waiter's result into (message, fault or None, measured seconds)."""
+    def _end(self, waiter: asyncio.Future[Outcome], message: Any, elapsed: float) -> None:
+        """End the waiting request with its outcome: every request ends here, answered,
+        faulted or timed out."""
         self._waiter = None
         self.answered = True
-        elapsed = self._elapsed
-        if result is _TIMEOUT:
-            return None, Fault(FaultKind.TIMEOUT, "no reply"), elapsed
-        if isinstance(result, Fault):
-            return None, result, elapsed
-        message = result[0]
-        if isinstance(message, Fault):
-            return None, message, elapsed
-        return message, None, elapsed
+        waiter.set_result((message, elapsed))
 
     async def close(self) -> None:
         if self._timer is not None:

@@ -1,4 +1,12 @@
-"""The event log of one game: every message both ways, every fault, with timestamps."""
+"""The event log of one game: every message both ways, every fault, with timestamps.
+
+Every message of every game is logged, so logging is on the path of each round trip.
+There it only appends a tuple: the monotonic stamp the channel took anyway (the write of
+a request, the read of a reply) and the bytes as they were on the wire. The text and the
+:class:`~arena_kernel.model.Event` records are made when the events are read (once, when
+the game is stored), all at once and off the path of every reply: made for each message
+as it passed, they were a quarter of the referee's time per message.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +15,18 @@ import time
 from arena_kernel.model import Event
 
 MAX_LOGGED_TEXT = 4000
-"""Longer messages are cut in the log (a 10 MiB flood must not become a 10 MiB row)."""
+"""Longer messages are cut in the log (a 10 MiB flood must not become a 10 MiB row). An
+entry keeps the bytes of a message up to this long, and the cut text of a longer one, so
+that a log never holds more of a big message than its event will."""
 
 MAX_UNSOLICITED_EVENTS = 1000
 """Messages one seat sent unasked that one log keeps (a late answer is not unasked: it
 was owed); the rest are counted, in a note at the end of the log, so that a spamming bot
 cannot fill the database."""
+
+Entry = tuple[float, str, int | None, bytes | str, float | None]
+"""One event as recorded: (``time.monotonic()`` stamp, kind, seat, the bytes on the wire
+or the text itself, elapsed)."""
 
 
 def wire_text(raw: bytes) -> str:
@@ -30,18 +44,30 @@ class EventLog:
     the game independently of the wall clock.
     """
 
-    __slots__ = ("_events", "_unsolicited", "started", "t0")
+    __slots__ = ("_built", "_entries", "_unsolicited", "record", "started", "t0")
 
     def __init__(self) -> None:
         self.t0 = time.monotonic()
         self.started = time.time()
-        self._events: list[Event] = []
+        self._entries: list[Entry] = []
+        """Recorded, not yet made into events."""
+        self._built: list[Event] = []
         self._unsolicited: dict[int | None, tuple[int, float]] = {}
         """seat -> (unsolicited messages seen, time of the last one)."""
+        self.record = self._entries.append
+        """Record one :data:`Entry`, stamped by the caller: the channel's way, a bare list
+        append."""
 
     @property
     def events(self) -> list[Event]:
         """Every event, then a note per seat whose unsolicited messages were only counted."""
+        if self._entries:
+            t0 = self.t0
+            self._built += [
+                Event(at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed)
+                for at, kind, seat, p, elapsed in self._entries
+            ]
+            self._entries.clear()
         notes = [
             Event(
                 t,
@@ -53,13 +79,14 @@ class EventLog:
             for seat, (count, t) in self._unsolicited.items()
             if count > MAX_UNSOLICITED_EVENTS
         ]
-        return self._events + notes if notes else self._events
+        return [*self._built, *notes]
 
     def now(self) -> float:
         return time.monotonic() - self.t0
 
     def add(self, kind: str, seat: int | None, text: str, elapsed: float | None = None) -> None:
-        self._events.append(Event(time.monotonic() - self.t0, kind, seat, text, elapsed))
+        """Log an event that happens now (a fault, a note)."""
+        self.record((time.monotonic(), kind, seat, text, elapsed))
 
     def admit_unsolicited(self, seat: int | None) -> bool:
         """Count one message ``seat`` sent unasked; True while the log still keeps them."""

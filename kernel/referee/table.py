@@ -14,13 +14,14 @@ remember it, and the game time budget neither bounds nor pays for that first rep
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from arena_kernel.model import Fault, FaultKind
-from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.channel import Channel, Outcome
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 
@@ -81,6 +82,13 @@ class _Limit:
     seconds: float
     text: str
     charged: bool
+
+
+@functools.lru_cache(maxsize=64)
+def _plain(seconds: float, charged: bool) -> _Limit:
+    """A request's own limit, made once per value: nearly every request of a game has the
+    same, and making it anew was a tenth of the referee's cost per message."""
+    return _Limit(seconds, f"{seconds:g} s", charged)
 
 
 class Table:
@@ -157,7 +165,7 @@ class Table:
         unsolicited = s.channel.drain()
         limit = self._limit(s, timeout, clock)
         waiter = s.channel.request(message, limit.seconds + self.clocks.grace)
-        return self._settle(s, await waiter, unsolicited, limit)
+        return self._reply(s, await waiter, unsolicited, limit)
 
     async def ask_many(
         self,
@@ -171,7 +179,7 @@ class Table:
         All messages are written before any reply is awaited, so every bot gets the same
         time; the replies are returned by seat, faults included.
         """
-        pending: list[tuple[Seat, list[Any], _Limit, asyncio.Future[Any]]] = []
+        pending: list[tuple[Seat, list[Any], _Limit, asyncio.Future[Outcome]]] = []
         for seat, message in messages.items():
             s = self.seats[seat]
             unsolicited = s.channel.drain()
@@ -180,7 +188,7 @@ class Table:
             pending.append((s, unsolicited, limit, waiter))
         replies: dict[int, Reply] = {}
         for s, unsolicited, limit, waiter in pending:
-            replies[s.index] = self._settle(s, await waiter, unsolicited, limit)
+            replies[s.index] = self._reply(s, await waiter, unsolicited, limit)
         return replies
 
     async def receive(
@@ -191,7 +199,7 @@ class Table:
         s = self.seats[seat]
         limit = self._limit(s, timeout, clock)
         waiter = s.channel.request(None, limit.seconds + self.clocks.grace, queued=True)
-        return self._settle(s, await waiter, [], limit)
+        return self._reply(s, await waiter, [], limit)
 
     def _limit(self, seat: Seat, timeout: float | None, clock: Clock) -> _Limit:
         base = timeout if timeout is not None else getattr(self.clocks, clock)
@@ -201,22 +209,23 @@ class Table:
             if left > base:
                 startup = f"{self.clocks.startup:g} s of its start (start-up clock)"
                 return _Limit(left, startup, charged=False)
-            return _Limit(base, f"{base:g} s", charged=False)
+            return _plain(base, False)
         if seat.budget is not None and seat.budget < base:
             budget = max(seat.budget, 0.0)
             return _Limit(budget, f"{budget:g} s (game time budget exhausted)", charged=True)
-        return _Limit(base, f"{base:g} s", charged=True)
+        return _plain(base, True)
 
-    def _settle(self, seat: Seat, result: Any, unsolicited: list[Any], limit: _Limit) -> Reply:
-        message, fault, elapsed = seat.channel.settle(result)
+    def _reply(self, seat: Seat, outcome: Outcome, unsolicited: list[Any], limit: _Limit) -> Reply:
+        """What the game gets of how its request ended; a fault is recorded on the way."""
+        message, elapsed = outcome
         if seat.budget is not None and limit.charged:
             seat.budget -= elapsed
-        if fault is not None:
-            if fault.kind is FaultKind.TIMEOUT:
-                fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}")
-            fault = self._record(seat, fault)
-            message = None
-        return Reply(message, fault, elapsed, limit.seconds, unsolicited)
+        if type(message) is not Fault:
+            return Reply(message, None, elapsed, limit.seconds, unsolicited)
+        fault = message
+        if fault.kind is FaultKind.TIMEOUT:
+            fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}")
+        return Reply(None, self._record(seat, fault), elapsed, limit.seconds, unsolicited)
 
     # -- judgement ----------------------------------------------------------------
 

@@ -27,8 +27,9 @@ from collections.abc import Iterator, Mapping
 from arena_kernel.errors import SetupError
 from arena_kernel.sandbox.bwrap import signal_of_exit
 from arena_kernel.sandbox.pids import PidsCgroup
+from arena_kernel.transports.aside import popen_aside
 from arena_kernel.transports.base import ConnectError, Launch, Limits
-from arena_kernel.transports.procfs import group_members, stat_fields
+from arena_kernel.transports.procfs import boot_ticks, group_members, stat_fields
 from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
 from arena_kernel.transports.unstoppable import to_the_end
@@ -326,90 +327,128 @@ def spawn(
     to the arena). Raises :class:`ConnectError` when the bot cannot be started, and
     :class:`SetupError` when the arena cannot start anything (out of file descriptors, a
     missing util-linux).
+
+    All of it happens on the caller's thread before it returns, as a transport needs that
+    must know the process before the event loop runs anything else (the tcp transport's
+    listener); :func:`spawn_aside` lets the event loop run while the process is made.
     """
-    program = launch.program
-    bot = f'bot "{program.name}"'
-    tag = reaper.new_tag()
-    full_env = {
-        **os.environ,
-        **program.env,
-        "ARENA_ID": launch.identifier,
-        **(env or {}),
-        TAG: tag,
-    }
-    problem = missing_program(argv[0], program.cwd, full_env) if argv else "an empty command"
-    if problem is not None:
-        raise ConnectError(f"cannot start {bot}: {problem}")
-    cgroup = None
-    if launch.sandbox is not None:
-        try:
-            argv, cgroup = launch.sandbox.command(argv, launch.limits.processes)
-        except OSError as exc:
-            raise SetupError(f"cannot start {bot}: cannot make its process cap: {exc}") from None
+    start = _Start(launch, argv, env)
     try:
-        return _start(
-            launch,
-            [*launcher(launch.limits), *argv],
-            tag,
-            cgroup,
-            stdin=stdin,
-            stdout=stdout,
-            env=full_env,
-            pass_fds=pass_fds,
-        )
+        start.prepare()
+        return start.finish(start.popen(stdin, stdout, pass_fds))
     except BaseException:
-        if cgroup is not None:
-            cgroup.remove()
+        start.abandon()
         raise
 
 
-def _start(
+async def spawn_aside(
     launch: Launch,
-    command: list[str],
-    tag: str,
-    cgroup: PidsCgroup | None,
+    argv: list[str],
     *,
     stdin: int,
     stdout: int | None,
-    env: Mapping[str, str],
-    pass_fds: tuple[int, ...],
+    env: Mapping[str, str] | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> BotProcess:
-    """:func:`spawn` once its command is known: the process, its exit watch, its log."""
-    bot = f'bot "{launch.program.name}"'
-    discard_stale_log(launch)
-    with arena_descriptors(bot):
-        err_r, err_w = os.pipe()
-    started = time.monotonic()
+    """:func:`spawn`, with the process made in a worker thread while the event loop runs
+    on (see :mod:`~arena_kernel.transports.aside`)."""
+    start = _Start(launch, argv, env)
     try:
-        with arena_descriptors(bot):
-            popen = subprocess.Popen(
-                command,
-                stdin=stdin,
-                stdout=err_w if stdout is None else stdout,
-                stderr=err_w,
-                cwd=launch.program.cwd,
-                env=env,
-                start_new_session=True,
-                pass_fds=pass_fds,
-            )
-    except (OSError, subprocess.SubprocessError) as exc:
-        os.close(err_r)
-        raise ConnectError(f"cannot start {bot}: {exc}") from None
+        start.prepare()
+        popen = await popen_aside(functools.partial(start.popen, stdin, stdout, pass_fds))
+        return start.finish(popen)
     except BaseException:
-        os.close(err_r)
+        start.abandon()
         raise
-    finally:
-        os.close(err_w)
-    reaper.started(popen.pid, tag)
-    try:
-        with arena_descriptors(bot):
-            pidfd = os.pidfd_open(popen.pid)
-    except BaseException:
-        os.killpg(popen.pid, signal.SIGKILL)
-        popen.wait()
-        reaper.reaped(popen.pid, tag)
-        os.close(err_r)
-        raise
-    stderr = StderrLog(err_r, stderr_log_path(launch), launch.limits.stderr_kb * 1024)
-    sandboxed = launch.sandbox is not None
-    return BotProcess(popen, pidfd, tag, stderr, launch.limits, started, cgroup, sandboxed)
+
+
+class _Start:
+    """One start of a bot, step by step: what it needs ready (:meth:`prepare`), its
+    process (:meth:`popen`, which may run in another thread), and what it is then given
+    (:meth:`finish`); :meth:`abandon` undoes what a failed start left."""
+
+    def __init__(self, launch: Launch, argv: list[str], env: Mapping[str, str] | None) -> None:
+        program = launch.program
+        self.launch = launch
+        self.bot = f'bot "{program.name}"'
+        self.tag = reaper.new_tag()
+        self.env = {**os.environ, **program.env, "ARENA_ID": launch.identifier, **(env or {})}
+        self.env[TAG] = self.tag
+        problem = missing_program(argv[0], program.cwd, self.env) if argv else "an empty command"
+        if problem is not None:
+            raise ConnectError(f"cannot start {self.bot}: {problem}")
+        self.argv = argv
+        self.cgroup: PidsCgroup | None = None
+        self.err_r: int | None = None
+        self.err_w: int | None = None
+        self.started = 0.0
+
+    def prepare(self) -> None:
+        """The bot's process cap (sandboxed), a fresh stderr log, the stderr pipe."""
+        launch = self.launch
+        if launch.sandbox is not None:
+            try:
+                self.argv, self.cgroup = launch.sandbox.command(self.argv, launch.limits.processes)
+            except OSError as exc:
+                raise SetupError(
+                    f"cannot start {self.bot}: cannot make its process cap: {exc}"
+                ) from None
+        discard_stale_log(launch)
+        with arena_descriptors(self.bot):
+            self.err_r, self.err_w = os.pipe()
+        reaper.starting(self.tag, boot_ticks())
+
+    def popen(
+        self, stdin: int, stdout: int | None, pass_fds: tuple[int, ...]
+    ) -> subprocess.Popen[bytes]:
+        """The process. Touches nothing but this start, so that it may run in a thread."""
+        assert self.err_w is not None
+        self.started = time.monotonic()
+        try:
+            with arena_descriptors(self.bot):
+                return subprocess.Popen(
+                    [*launcher(self.launch.limits), *self.argv],
+                    stdin=stdin,
+                    stdout=self.err_w if stdout is None else stdout,
+                    stderr=self.err_w,
+                    cwd=self.launch.program.cwd,
+                    env=self.env,
+                    start_new_session=True,
+                    pass_fds=pass_fds,
+                )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise ConnectError(f"cannot start {self.bot}: {exc}") from None
+        finally:
+            os.close(self.err_w)
+            self.err_w = None
+
+    def finish(self, popen: subprocess.Popen[bytes]) -> BotProcess:
+        """The process's exit watch and stderr log."""
+        reaper.started(popen.pid, self.tag)
+        try:
+            with arena_descriptors(self.bot):
+                pidfd = os.pidfd_open(popen.pid)
+        except BaseException:
+            os.killpg(popen.pid, signal.SIGKILL)
+            popen.wait()
+            reaper.reaped(popen.pid, self.tag)
+            raise
+        assert self.err_r is not None
+        limits = self.launch.limits
+        stderr = StderrLog(self.err_r, stderr_log_path(self.launch), limits.stderr_kb * 1024)
+        self.err_r = None
+        sandboxed = self.launch.sandbox is not None
+        return BotProcess(
+            popen, pidfd, self.tag, stderr, limits, self.started, self.cgroup, sandboxed
+        )
+
+    def abandon(self) -> None:
+        """Close what a failed start left open and remove its process cap (its process, if
+        any, is gone: :meth:`finish` and :func:`popen_aside` see to that)."""
+        for fd in (self.err_r, self.err_w):
+            if fd is not None:
+                os.close(fd)
+        self.err_r = self.err_w = None
+        reaper.reaped(None, self.tag)
+        if self.cgroup is not None:
+            self.cgroup.remove()

@@ -8,9 +8,12 @@ exit, and its PID be reused, between two reads. Whoever acts on a snapshot check
 from __future__ import annotations
 
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+
+_TICK_NS = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
 def stat_fields(pid: int | str) -> list[bytes] | None:
@@ -41,6 +44,12 @@ class Stat:
     def dead(self) -> bool:
         """Exited, and only waiting to be reaped (a zombie) or being removed."""
         return self.state in ("Z", "X")
+
+
+def boot_ticks() -> int:
+    """Now, in the unit of :attr:`Stat.started` (clock ticks after boot, rounded down as
+    ``/proc`` rounds): no later than the start of any process started after this call."""
+    return time.clock_gettime_ns(time.CLOCK_BOOTTIME) // _TICK_NS
 
 
 def read_stat(pid: int | str) -> Stat | None:

@@ -48,7 +48,6 @@ from arena_kernel.transports.procfs import (
     all_processes,
     environ_value,
     no_new_privs,
-    read_stat,
 )
 from arena_kernel.transports.subtree import POLL, all_dead, kill_trees, wait_dead
 
@@ -88,6 +87,8 @@ class Reaper:
         """The tags of the bots still playing -> when their leader started (clock ticks
         after boot, as ``/proc`` says)."""
         self._own: set[int] = set()
+        self._starting: set[str] = set()
+        """The tags of the bots being started, whose leader's pid is not known yet."""
         self._adopting = False
         self._marked = False
 
@@ -99,16 +100,33 @@ class Reaper:
             self._adopting = True
         return f"{self.token}-{next(self._numbers)}"
 
-    def started(self, pid: int, tag: str) -> None:
-        """A bot's leader was started: its processes are left alone while it plays."""
-        self._own.add(pid)
-        stat = read_stat(pid)
-        self._playing[tag] = stat.started if stat is not None else 0
+    def starting(self, tag: str, since: int) -> None:
+        """A bot is about to be started with ``tag``: its processes are left alone from now
+        on, while it plays. Its leader is made in another thread while the event loop runs
+        on, sweeps included, so this comes first; until :meth:`started` tells the leader's
+        pid, sweeps leave zombies be (one may be that leader).
 
-    def reaped(self, pid: int, tag: str) -> None:
-        """A bot's leader was reaped: whatever carries its tag from now on is a leftover."""
-        self._own.discard(pid)
+        ``since`` is :func:`~arena_kernel.transports.procfs.boot_ticks` taken now, so no
+        later than the leader's start as ``/proc`` tells it (read there, it cost every bot
+        start a tenth of a millisecond or more of the event loop's time). Sweeps only ask
+        whether a bot started after a process, which an earlier time answers no more
+        often: a process is spared a moment longer at worst.
+        """
+        self._playing[tag] = since
+        self._starting.add(tag)
+
+    def started(self, pid: int, tag: str) -> None:
+        """The leader of the bot of ``tag`` is ``pid``."""
+        self._own.add(pid)
+        self._starting.discard(tag)
+
+    def reaped(self, pid: int | None, tag: str) -> None:
+        """A bot's leader was reaped (None: its start failed before there was one):
+        whatever carries its tag from now on is a leftover."""
+        if pid is not None:
+            self._own.discard(pid)
         self._playing.pop(tag, None)
+        self._starting.discard(tag)
 
     def keep(self, pid: int) -> None:
         """A child of the arena that is no bot (the warden), which sweeps must not reap."""
@@ -145,7 +163,7 @@ class Reaper:
             if proc.ppid != me or proc.pid in self._own:
                 continue
             if proc.dead:
-                if self._from_a_bot(proc):
+                if not self._starting and self._from_a_bot(proc):
                     self._reap(proc.pid)
             elif self._left_over(proc):
                 leftovers.append(proc)

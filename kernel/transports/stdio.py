@@ -6,14 +6,15 @@ import os
 
 from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from arena_kernel.transports.fd_connection import FdConnection
-from arena_kernel.transports.process import arena_descriptors, spawn
+from arena_kernel.transports.process import arena_descriptors, spawn_aside
 
 
 class StdioTransport(Transport):
     """Starts each bot as a child process and talks to it over a pair of pipes.
 
-    Connecting is immediate: a pipe needs no handshake, so ``launch.startup`` only matters
-    to the referee's own greeting exchange. ``{identifier}`` is the one argv placeholder.
+    Connecting is immediate once the process is made (in a worker thread, while the event
+    loop runs on): a pipe needs no handshake, so ``launch.startup`` only matters to the
+    referee's own greeting exchange. ``{identifier}`` is the one argv placeholder.
     """
 
     name = "stdio"
@@ -33,7 +34,7 @@ class StdioTransport(Transport):
                 os.close(to_bot)
                 raise
         try:
-            process = spawn(launch, argv, stdin=child_stdin, stdout=child_stdout)
+            process = await spawn_aside(launch, argv, stdin=child_stdin, stdout=child_stdout)
         except BaseException:
             os.close(to_bot)
             os.close(from_bot)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from transport_helpers import Recorder, alive, run
 
-from arena_kernel.transports.procfs import read_stat
+from arena_kernel.transports.procfs import boot_ticks, read_stat
 from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stdio import StdioTransport
 from arena_kernel.transports.warden import Warden
@@ -312,3 +312,15 @@ def test_the_warden_leaves_everything_alone_at_the_end_of_a_normal_run():
     finally:
         tagged.kill()
         tagged.wait()
+
+
+def test_the_start_a_sweep_keeps_for_a_bot_is_never_later_than_its_real_start() -> None:
+    """The reaper keeps a bot's start without reading ``/proc`` (a bound taken before the
+    start): sweeps compare it with the starts ``/proc`` gives other processes, and an
+    earlier bound would only spare a process a moment longer, never end one wrongly."""
+    for _ in range(50):
+        before = boot_ticks()
+        child = subprocess.Popen(["true"])
+        started = read_stat(child.pid)
+        child.wait()
+        assert started is not None and before <= started.started

@@ -1,0 +1,85 @@
+"""The event log records bytes and stamps as messages pass, and makes the events (as the
+store keeps them) when they are read."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.model import Event
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
+from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import Connection, OnClosed, OnData
+
+
+class Echo(Connection):
+    """A bot that answers every line with the same line, inside the write."""
+
+    def start(self, on_data: OnData, on_closed: OnClosed) -> None:
+        self.feed = on_data
+
+    def write(self, data: bytes) -> None:
+        self.feed(data)
+
+    async def close(self) -> None:
+        pass
+
+
+def test_events_are_made_from_what_was_recorded() -> None:
+    log = EventLog()
+    log.record((log.t0 + 0.25, "send", 0, b"move e2e4\n", None))
+    log.record((log.t0 + 0.75, "recv", 0, "bad \xff".encode("latin-1") + b"\r\n", 0.5))
+    log.note("over")
+    events = log.events
+    assert [(e.kind, e.seat, e.text, e.elapsed) for e in events] == [
+        ("send", 0, "move e2e4", None),
+        ("recv", 0, "bad \ufffd\r", 0.5),
+        ("note", None, "over", None),
+    ]
+    assert [e.t for e in events[:2]] == pytest.approx([0.25, 0.75])
+    assert 0 <= events[2].t < 5
+
+
+def test_reading_the_events_again_gives_them_again_with_what_came_since() -> None:
+    log = EventLog()
+    log.add("note", None, "one")
+    first = log.events
+    log.add("note", None, "two")
+    assert [e.text for e in log.events] == ["one", "two"]
+    assert log.events[0] is first[0], "each event is made once"
+    first.clear()
+    assert len(log.events) == 2, "the list handed out is the reader's own"
+
+
+def test_a_long_message_is_cut_as_it_is_recorded() -> None:
+    """The log never holds more of a big message than its event will show."""
+
+    async def scenario() -> EventLog:
+        table = Table([Channel("echo", "echo", Echo(), LineCodec())], Clocks(), EventLog())
+        assert (await table.ask(0, "x" * (10 * MAX_LOGGED_TEXT))).ok
+        return table.log
+
+    log = asyncio.run(scenario())
+    kept = [entry[3] for entry in log._entries]
+    assert all(isinstance(text, str) and len(text) < MAX_LOGGED_TEXT + 50 for text in kept)
+    expected = wire_text(b"x" * (10 * MAX_LOGGED_TEXT) + b"\n")
+    assert [(e.kind, e.text) for e in log.events] == [("send", expected), ("recv", expected)]
+
+
+def test_a_replys_time_is_the_time_between_its_requests_event_and_its_own() -> None:
+    """Events carry the stamps the clocks use: a request's at its write, its reply's at
+    its read."""
+
+    async def scenario() -> tuple[list[Event], float]:
+        table = Table([Channel("echo", "echo", Echo(), LineCodec())], Clocks(), EventLog())
+        reply = await table.ask(0, "ping")
+        return table.log.events, reply.elapsed
+
+    (sent, received), elapsed = asyncio.run(scenario())
+    assert (sent.kind, received.kind) == ("send", "recv")
+    assert received.elapsed == elapsed
+    assert received.t - sent.t == pytest.approx(elapsed, abs=1e-9)
