@@ -29,11 +29,19 @@ CHANGED = (
     "kernel/store/sqlite.py",
     "kernel/store/schema.py",
     "kernel/store/logs.py",
+    "kernel/store/outcomes.py",
     "kernel/match/schedule.py",
     "kernel/runner/run.py",
+    "kernel/scoring/base.py",
+    "kernel/scoring/wins.py",
+    "kernel/scoring/elo.py",
+    "kernel/scoring/faults.py",
+    "kernel/report/stats.py",
+    "kernel/cli/main.py",
     "kernel/cli/progress.py",
 )
-"""The files of the change (issue 16: compact stored games, a schedule made game by game)."""
+"""The files of the change (issue 16: compact stored games, results read whole, scorers
+that count each distinct result once, a schedule made game by game)."""
 
 
 def kernel_tree(rev: str, folder: Path) -> Path:

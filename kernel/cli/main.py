@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from arena_kernel.registries.registry import Registries
     from arena_kernel.runner.run import RunSummary
     from arena_kernel.scoring.base import Standings
-    from arena_kernel.store.sqlite import BotStats
 
 
 @contextlib.contextmanager
@@ -146,22 +145,24 @@ def run(
         except KeyboardInterrupt:
             click.echo("arena: interrupted; run the same match file again to resume", err=True)
             sys.exit(130)
-        stats = stored_bot_stats(Path(summary.run.database), summary.run.run_id)
-    _print_summary(summary, stats, index)
+        faults = stored_bot_faults(Path(summary.run.database), summary.run.run_id)
+    _print_summary(summary, faults, index)
     sys.exit(1 if summary.errors else 0)
 
 
-def stored_bot_stats(database: Path, run_id: int) -> list[BotStats]:
-    """The per-bot figures of a run, read from its database (as the report and ``arena
-    export`` read them): what the faults table of the summary shows."""
-    from arena_kernel.report.stats import bot_stats
+def stored_bot_faults(database: Path, run_id: int) -> list[tuple[str, dict[str, int]]]:
+    """Each bot's faults in a run, read from its database (as the report and ``arena
+    export`` count them): what the summary's faults table shows."""
+    from arena_kernel.report.stats import bot_faults
     from arena_kernel.store.sqlite import Store
 
     with Store(database) as store:
-        return bot_stats(store, run_id)
+        return bot_faults(store, run_id)
 
 
-def _print_summary(summary: RunSummary, stats: Sequence[BotStats], index: Path | None) -> None:
+def _print_summary(
+    summary: RunSummary, bot_faults: Sequence[tuple[str, Mapping[str, int]]], index: Path | None
+) -> None:
     run = summary.run
     click.echo(
         f"run {run.run_id} ({run.name}): {summary.played} games played now, "
@@ -172,18 +173,18 @@ def _print_summary(summary: RunSummary, stats: Sequence[BotStats], index: Path |
         click.echo(f"report: {index}")
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    _print_standings(summary.standings, summary.faults, stats, summary.sandboxes)
+    _print_standings(summary.standings, summary.faults, bot_faults, summary.sandboxes)
 
 
 def _print_standings(
     standings: list[Standings],
     faults: Standings | None,
-    stats: Sequence[BotStats],
+    bot_faults: Sequence[tuple[str, Mapping[str, int]]],
     sandboxes: dict[str, int],
 ) -> None:
     """The scorers' tables, then (when any bot lost a game to a fault) the games lost to
-    faults, then every fault of each bot (``stats``), then what the games' bots ran under
-    (``sandboxes``: games per sandbox mode)."""
+    faults, then every fault of each bot (``bot_faults``), then what the games' bots ran
+    under (``sandboxes``: games per sandbox mode)."""
     for table in [*standings, *([faults] if faults else [])]:
         click.echo("")
         click.echo(table.title)
@@ -191,7 +192,7 @@ def _print_standings(
         for note in table.notes:
             click.echo(f"  note: {note}")
     click.echo("")
-    click.echo("\n".join(bot_fault_lines(stats)))
+    click.echo("\n".join(bot_fault_lines(bot_faults)))
     if sandboxes:
         counts = (f"{mode} ({n} game{'' if n == 1 else 's'})" for mode, n in sandboxes.items())
         click.echo("")
@@ -201,17 +202,18 @@ def _print_standings(
 BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"
 
 
-def bot_fault_lines(stats: Sequence[BotStats]) -> list[str]:
+def bot_fault_lines(bot_faults: Sequence[tuple[str, Mapping[str, int]]]) -> list[str]:
     """Each bot's faults, of every kind and however many a game held: the bots with any,
-    most first (ties in the match file's order), with their count by kind; ``faults:
-    none`` when no bot made one. The games lost to faults say what the faults cost;
-    this says how unreliable each bot was, also in games it won or that went on."""
+    most first (ties in the order given: the match file's), with their count by kind;
+    ``faults: none`` when no bot made one. The games lost to faults say what the faults
+    cost; this says how unreliable each bot was, also in games it won or that went on."""
     from arena_kernel.report.stats import fault_kinds
 
-    faulty = sorted((s for s in stats if s.fault_count), key=lambda s: -s.fault_count)
+    counted = [(bot, sum(kinds.values()), kinds) for bot, kinds in bot_faults]
+    faulty = sorted((row for row in counted if row[1]), key=lambda row: -row[1])
     if not faulty:
         return ["faults: none"]
-    rows = [(s.bot, s.fault_count, fault_kinds(s.faults)) for s in faulty]
+    rows = [(bot, count, fault_kinds(kinds)) for bot, count, kinds in faulty]
     return [BOT_FAULTS_TITLE, render(("bot", "faults", "by kind"), rows)]
 
 
@@ -254,7 +256,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
 @plugin_option
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE, and each bot's faults."""
-    from arena_kernel.report.stats import bot_stats
+    from arena_kernel.report.stats import bot_faults
     from arena_kernel.scoring.standings import run_standings
     from arena_kernel.store.sqlite import Store, sandbox_counts
 
@@ -266,7 +268,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
                 raise ArenaError(f"{database}: no runs stored yet")
             results = store.results(run.run_id)
             spec = store.spec(run.run_id)
-            stats = bot_stats(store, run.run_id)
+            faulted = bot_faults(store, run.run_id)
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
@@ -275,7 +277,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables, faults, stats, sandbox_counts(results))
+    _print_standings(tables, faults, faulted, sandbox_counts(results))
 
 
 @cli.command()

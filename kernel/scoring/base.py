@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
 
@@ -71,7 +72,7 @@ class Scorer(ABC):
 
     def standings(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
         """The table for ``games``; every bot in ``bots`` gets a row, played or not."""
-        counted = sorted((g for g in games if not g.void), key=lambda g: g.index)
+        counted = sorted((g for g in games if not g.void), key=attrgetter("index"))
         table = self.score(counted, roster(counted, bots))
         void = len(games) - len(counted)
         if void:
@@ -88,9 +89,28 @@ def roster(games: Iterable[GameResult], bots: Sequence[str]) -> list[str]:
     """``bots``, then any bot seated in ``games`` but missing from it, in order of
     appearance: a renamed or removed bot of a resumed run still shows up in the table."""
     names = dict.fromkeys(bots)
-    for game in games:
-        names.update(dict.fromkeys(game.seating))
+    for seating in dict.fromkeys(tuple(game.seating) for game in games):
+        names.update(dict.fromkeys(seating))
     return list(names)
+
+
+def tallied(games: Iterable[GameResult]) -> list[tuple[GameResult, int]]:
+    """Each distinct result of ``games`` (the same bots in the same seats with the same
+    ranks) once, with how many games had it, in order of first appearance.
+
+    For scorers whose figures do not depend on the order of the games (wins, Elo): a long
+    run repeats a few results over and over (a two-bot match of a hundred thousand games
+    has a handful), so they count each once instead of looking at every game.
+    """
+    counts: dict[tuple[tuple[str, ...], tuple[int, ...]], list[Any]] = {}
+    for game in games:
+        key = (tuple(game.seating), tuple(game.ranks))
+        entry = counts.get(key)
+        if entry is None:
+            counts[key] = [game, 1]
+        else:
+            entry[1] += 1
+    return [(game, count) for game, count in counts.values()]
 
 
 def plural(count: int, noun: str) -> str:

@@ -8,10 +8,11 @@ enough (one row per bot) for plain Newton steps and Gaussian elimination.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural
+from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural, tallied
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""
@@ -37,7 +38,14 @@ class Rating:
 
 
 def fit_elo(results: Iterable[tuple[str, str, float]]) -> dict[str, Rating]:
-    """Fit ratings to ``(bot_a, bot_b, score_of_a)`` results (score 1, 0.5 or 0).
+    """Fit ratings to ``(bot_a, bot_b, score_of_a)`` results (score 1, 0.5 or 0): see
+    :func:`fit_elo_counted`."""
+    return fit_elo_counted(Counter(results).items())
+
+
+def fit_elo_counted(results: Iterable[tuple[tuple[str, str, float], int]]) -> dict[str, Rating]:
+    """Fit ratings to distinct ``(bot_a, bot_b, score_of_a)`` results (score 1, 0.5 or 0),
+    each with how many games had it.
 
     Maximises the Bradley-Terry likelihood, draws counting as half a win for each side,
     plus :data:`PRIOR_DRAWS`. Ratings are then shifted to average :data:`BASE_RATING`, and
@@ -46,13 +54,13 @@ def fit_elo(results: Iterable[tuple[str, str, float]]) -> dict[str, Rating]:
     """
     index: dict[str, int] = {}
     pairs: dict[tuple[int, int], list[float]] = {}
-    for a, b, score in results:
+    for (a, b, score), count in results:
         i, j = index.setdefault(a, len(index)), index.setdefault(b, len(index))
         if i > j:
             i, j, score = j, i, 1.0 - score
         tally = pairs.setdefault((i, j), [0.0, 0.0])
-        tally[0] += 1
-        tally[1] += score
+        tally[0] += count
+        tally[1] += score * count
     n = len(index)
     if not n:
         return {}
@@ -157,25 +165,25 @@ class EloScorer(Scorer):
     )
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
-        results: list[tuple[str, str, float]] = []
+        results: Counter[tuple[str, str, float]] = Counter()
         played = dict.fromkeys(bots, 0)
         points = dict.fromkeys(bots, 0.0)
         multiplayer = lonely = 0
-        for game in games:
+        for game, count in tallied(games):
             if len(game.seating) > 2:
-                multiplayer += 1
+                multiplayer += count
                 continue
             if len(set(game.seating)) != 2:
-                lonely += 1
+                lonely += count
                 continue
             (a, b), (rank_a, rank_b) = game.seating, game.ranks
             score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
-            results.append((a, b, score))
-            played[a] += 1
-            played[b] += 1
-            points[a] += score
-            points[b] += 1 - score
-        ratings = fit_elo(results)
+            results[a, b, score] += count
+            played[a] += count
+            played[b] += count
+            points[a] += score * count
+            points[b] += (1 - score) * count
+        ratings = fit_elo_counted(results.items())
         order = sorted(
             bots,
             key=lambda bot: (-ratings[bot].elo, bot) if bot in ratings else (math.inf, bot),

@@ -30,9 +30,10 @@ def fault_losses(games: Sequence[FaultedResult], bots: Sequence[str]) -> Standin
     """
     kinds: dict[str, Counter[str]] = {}
     for game in games:
-        if game.void or not game.first_faults:
+        faults = game.first_faults
+        if game.void or not faults or faults.count(None) == len(faults):
             continue
-        for bot, rank, fault in zip(game.seating, game.ranks, game.first_faults, strict=True):
+        for bot, rank, fault in zip(game.seating, game.ranks, faults, strict=True):
             if fault is not None and rank > 1:
                 kinds.setdefault(bot, Counter())[fault] += 1
     if not kinds:

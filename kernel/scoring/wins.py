@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
+from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, tallied
 
 Z95 = 1.96
 
@@ -38,17 +38,17 @@ class WinsScorer(Scorer):
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
         tallies = {bot: _Tally() for bot in bots}
-        for game in games:
+        for game, count in tallied(games):
             first = sum(rank == 1 for rank in game.ranks)
             for bot, rank in zip(game.seating, game.ranks, strict=True):
                 tally = tallies[bot]
-                tally.games += 1
-                tally.rank_sum += rank
+                tally.games += count
+                tally.rank_sum += rank * count
                 if rank == 1:
                     if first == 1:
-                        tally.wins += 1
+                        tally.wins += count
                     else:
-                        tally.draws += 1
+                        tally.draws += count
         order = sorted(bots, key=lambda b: (-tallies[b].points, -tallies[b].wins, b))
         rows = []
         for bot in order:

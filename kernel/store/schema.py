@@ -16,12 +16,13 @@ from operator import itemgetter
 
 from arena_kernel.model import Event
 from arena_kernel.store.logs import pack, seat_replies
+from arena_kernel.store.outcomes import first_faults, result_text
 
 APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """``PRAGMA user_version``; bump it, and add the step from the previous version to
 :data:`MIGRATIONS`, on schema changes."""
 
@@ -69,6 +70,7 @@ SCHEMA = (
         details     TEXT    NOT NULL,
         extra       TEXT    NOT NULL,
         sandbox     TEXT,
+        outcome     TEXT    NOT NULL DEFAULT '',
         UNIQUE (run_id, idx)
     )""",
     f"""CREATE TABLE seats (
@@ -136,9 +138,35 @@ def _pack_event_logs(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE events")
 
 
+def _keep_results(db: sqlite3.Connection) -> None:
+    """Version 4 also keeps each game's result whole in its row (:mod:`.outcomes`), which
+    is what standings read: every stored game's is written once, from its seats and
+    faults."""
+    db.execute("ALTER TABLE games ADD COLUMN outcome TEXT NOT NULL DEFAULT ''")
+    faults: dict[int, list[tuple[int, str]]] = {}
+    for game_id, seat, kind in db.execute(
+        "SELECT game_id, seat, kind FROM faults WHERE seat IS NOT NULL ORDER BY rowid"
+    ):
+        faults.setdefault(game_id, []).append((seat, kind))
+    seats = db.execute(
+        "SELECT game_id, bot, rank, score, disqualified FROM seats ORDER BY game_id, seat"
+    )
+    for game_id, rows in groupby(seats, key=itemgetter(0)):
+        _ids, bots, ranks, scores, out = zip(*rows, strict=True)
+        text = result_text(
+            bots,
+            ranks,
+            None if all(score is None for score in scores) else scores,
+            (seat for seat, flag in enumerate(out) if flag),
+            first_faults(len(bots), faults.get(game_id, ())),
+        )
+        db.execute("UPDATE games SET outcome = ? WHERE id = ?", (text, game_id))
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_sandbox,
     2: _pack_event_logs,
+    3: _keep_results,
 }
 """Per older schema version, the step that brings a database of that version to the next
 one, in the caller's transaction."""

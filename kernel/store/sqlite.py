@@ -26,20 +26,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
 from arena_kernel.store.logs import pack, seat_replies, unpack, unpack_times
+from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
 from arena_kernel.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 30_000
 """How long a writer waits for another process holding the write lock (``arena standings``
 reading while a run writes, two runs sharing one file) before giving up."""
-
-_NOBODY: frozenset[int] = frozenset()
 
 _DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 """SQLite's (primary) error names for a file that is not, or no longer, a readable database."""
@@ -431,7 +429,8 @@ class Store:
         with self._write() as db:
             cursor = db.execute(
                 "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
-                " void, details, extra, sandbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " void, details, extra, sandbox, outcome)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (run_id, idx) DO NOTHING",
                 (
                     run_id,
@@ -445,6 +444,13 @@ class Store:
                     _to_json(outcome.details),
                     _to_json(record.extra),
                     record.sandbox,
+                    result_text(
+                        scheduled.seating,
+                        outcome.ranks,
+                        outcome.scores,
+                        outcome.disqualified,
+                        first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
+                    ),
                 ),
             )
             if cursor.rowcount == 0:
@@ -493,55 +499,30 @@ class Store:
         """The run's stored games in schedule order (void ones included: scorers skip them).
 
         What every standings reads, so read lean, for the hundred thousand games of a long
-        run: games, seats and faults each by a query of their own (a seat's first fault as
-        a subquery per seat cost more than all the rest), each game's seats turned into its
-        fields at once.
+        run: a row per game, its result kept whole in it (:mod:`.outcomes`).
         """
-        with self._snapshot():
-            heads = {
-                row[0]: row
-                for row in self._read(
-                    "SELECT id, idx, void, reason, sandbox FROM games WHERE run_id = ?", (run_id,)
-                )
-            }
-            seat_rows = self._read(
-                "SELECT s.game_id, s.bot, s.rank, s.score, s.disqualified"
-                " FROM games g JOIN seats s ON s.game_id = g.id"
-                " WHERE g.run_id = ? ORDER BY g.idx, s.seat",
+        read = ResultReader()
+        known = read.known
+        return [
+            StoredGame(
+                game_id,
+                idx,
+                result.seating,
+                result.ranks,
+                result.scores,
+                bool(void),
+                result.disqualified,
+                reason,
+                first_faults=result.first_faults,
+                sandbox=sandbox,
+            )
+            for game_id, idx, void, reason, sandbox, text in self._read(
+                "SELECT id, idx, void, reason, sandbox, outcome FROM games"
+                " WHERE run_id = ? ORDER BY idx",
                 (run_id,),
             )
-            first_faults: dict[tuple[int, int], str] = {}
-            for game_id, seat, kind in self._read(
-                "SELECT f.game_id, f.seat, f.kind FROM games g JOIN faults f ON f.game_id = g.id"
-                " WHERE g.run_id = ? AND f.seat IS NOT NULL ORDER BY f.rowid",
-                (run_id,),
-            ):
-                first_faults.setdefault((game_id, seat), kind)
-        faulted = {game_id for game_id, _seat in first_faults}
-        games = []
-        for game_id, rows in groupby(seat_rows, key=itemgetter(0)):
-            _id, idx, void, reason, sandbox = heads[game_id]
-            _ids, bots, ranks, scores, out = zip(*rows, strict=True)
-            seats = range(len(bots))
-            games.append(
-                StoredGame(
-                    game_id,
-                    idx,
-                    bots,
-                    ranks,
-                    None if scores.count(None) == len(scores) else scores,
-                    bool(void),
-                    frozenset(seat for seat in seats if out[seat]) if any(out) else _NOBODY,
-                    reason,
-                    first_faults=(
-                        tuple(first_faults.get((game_id, seat)) for seat in seats)
-                        if game_id in faulted
-                        else (None,) * len(bots)
-                    ),
-                    sandbox=sandbox,
-                )
-            )
-        return games
+            for result in (known.get(text) or read(text),)
+        ]
 
     def game(self, game_id: int) -> GameDetail:
         """One game by its public id, with its seats and faults."""
@@ -630,6 +611,25 @@ class Store:
         with self._snapshot():
             return self._bot_stats(run_id)
 
+    def bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
+        """Per bot with any fault in the run's stored games, its faults counted by kind
+        (every fault of its seats): what ``arena run`` and ``arena standings`` print,
+        without the reply times :meth:`bot_stats` also reads."""
+        with self._snapshot():
+            return self._bot_faults(run_id)
+
+    def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
+        faults: dict[str, dict[str, int]] = {}
+        for bot, kind, count in self._read(
+            "SELECT s.bot, f.kind, count(*) FROM games g"
+            " JOIN faults f ON f.game_id = g.id"
+            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
+            " WHERE g.run_id = ? GROUP BY s.bot, f.kind",
+            (run_id,),
+        ):
+            faults.setdefault(bot, {})[kind] = count
+        return faults
+
     def _bot_stats(self, run_id: int) -> list[BotStats]:
         games = self._read(
             "SELECT s.bot, count(DISTINCT s.game_id), min(g.idx * 1000000 + s.seat),"
@@ -638,15 +638,7 @@ class Store:
             " GROUP BY s.bot ORDER BY 3",
             (run_id,),
         )
-        faults: dict[str, Counter[str]] = {}
-        for bot, kind, count in self._read(
-            "SELECT s.bot, f.kind, count(*) FROM games g"
-            " JOIN faults f ON f.game_id = g.id"
-            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
-            " WHERE g.run_id = ? GROUP BY s.bot, f.kind",
-            (run_id,),
-        ):
-            faults.setdefault(bot, Counter())[kind] = count
+        faults = self._bot_faults(run_id)
         # Nearest rank needs each bot's times in order: sorted in Python, once unpacked
         # together.
         packed: dict[str, list[bytes]] = {}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
-from arena_kernel.report.stats import BotStats, bot_stats, fault_kinds
+from arena_kernel.report.stats import BotStats, bot_faults, bot_stats, fault_kinds
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
 
@@ -93,6 +93,10 @@ def test_a_run_with_a_bot_that_times_out_and_answers_late(
     with Store(summary.run.database) as store:
         stats = bot_stats(store, summary.run.run_id)
         expected = counted_by_hand(store, summary.run.run_id)
+        faults_only = bot_faults(store, summary.run.run_id)
+
+    # What arena run and arena standings print: the same faults, without the reply times.
+    assert faults_only == [(s.bot, s.faults) for s in stats if s.faults]
 
     assert [s.bot for s in stats] == ["steady", "latecomer", "good"]
     assert {s.bot: s for s in stats} == expected

@@ -63,3 +63,35 @@ def test_run_records_say_when_a_run_finished(tmp_path: Path) -> None:
         assert one.info == store.run(first) and one.info.done_games == 6
         assert one.finished is not None and one.finished >= one.created
         assert two.info == store.run(second) and two.finished is None
+
+
+def test_results_read_what_the_seats_and_faults_say(tmp_path: Path) -> None:
+    """The result kept whole in each game's row (what standings read) agrees with its seats
+    and faults, a disqualification's later voiding included."""
+    with Store(tmp_path / "a.sqlite") as store:
+        first, second = store_games(store)
+        out = Outcome([2, 1], "b is out", disqualified={0})
+        store.save_game(first, GameRecord(ScheduledGame(6, 7, ("c", "b")), out))
+        for run in (first, second):
+            results = store.results(run)
+            assert [r.game_id for r in results] == [g.game_id for g in store.games(run)]
+            for result, game in zip(results, store.games(run), strict=True):
+                firsts: list[str | None] = [None] * len(game.seating)
+                for fault in game.faults:
+                    if fault.seat is not None and firsts[fault.seat] is None:
+                        firsts[fault.seat] = str(fault.kind)
+                assert (result.seating, result.ranks, result.scores) == (
+                    game.seating,
+                    game.ranks,
+                    game.scores,
+                )
+                assert (result.void, result.disqualified, result.reason, result.sandbox) == (
+                    game.void,
+                    game.disqualified,
+                    game.reason,
+                    game.sandbox,
+                )
+                assert result.first_faults == tuple(firsts)
+        # c was disqualified in game 6: its earlier games are void now, b's others are not.
+        assert [r.index for r in store.results(first) if r.void] == [0, 2, 4, 6]
+        assert store.results(second)[0].scores == (1.5, 2.0)

@@ -27,6 +27,15 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
+Where it stands (issue 16): about 9.5 times the engine (14 times before the built-in
+bots followed the game and the codec called json's C paths directly), some 280 µs of CPU
+per move against 33 µs for the engine. Of that, the stones referee and bots add about 2
+times the engine (building and checking the 81-cell board at every request), the jsonl
+codec about 1.7 times (that board through JSON both ways at every request), and the kernel
+about 4.4 times (referee, event loop, store, transport). Three times the engine is out of
+reach while every message goes through a codec; about 5 to 6 times is what the kernel's
+own remaining costs allow.
+
 ``--profile`` adds one run under cProfile, its own time grouped by the part of arena that
 owns the code (stdlib and built-in functions are charged to their callers, asyncio's loop
 to itself), to show what the referee's cost is made of; cProfile inflates call-heavy code,
