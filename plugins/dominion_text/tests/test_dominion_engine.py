@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
+from dominion_state import game_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,27 +89,7 @@ def setup(
 
 
 def snapshot(game: Dominion) -> str:
-    return repr(
-        (
-            game.hands,
-            game.decks,
-            game.discards,
-            game.in_play,
-            game.trash,
-            game.supply,
-            game.owned,
-            game.turns,
-            game.phase,
-            game.current,
-            game.actions,
-            game.buys,
-            game.coins,
-            game.pending,
-            game.events,
-            game.rng.getstate(),
-            game.result,
-        )
-    )
+    return repr(game_state(game))
 
 
 def refused(game: Dominion, operation: Callable[[], object], reason: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import cast
 
 import pytest
+from dominion_state import game_state
 
 import arena_dominion.strategies as strategies_module
 from arena_dominion.cards import (
@@ -48,29 +49,6 @@ from arena_dominion.strategies import (
     _SuicideCheckView,
     simulate,
 )
-
-
-def state(game: Dominion) -> tuple[object, ...]:
-    return (
-        game.hands,
-        game.decks,
-        game.discards,
-        game.in_play,
-        game.trash,
-        game.supply,
-        game.owned,
-        game.turns,
-        game.phase,
-        game.current,
-        game.actions,
-        game.buys,
-        game.coins,
-        game.pending,
-        game.events,
-        game.rng.getstate(),
-        game.result,
-    )
-
 
 # -- buy_cards -------------------------------------------------------------------------------
 
@@ -117,7 +95,7 @@ def test_buy_cards_plays_the_treasures_and_buys_as_the_single_steps_do():
             )
             fast.end_turn()
             slow.end_turn()
-            assert state(fast) == state(slow)
+            assert game_state(fast) == game_state(slow)
 
 
 def test_money_in_hand_counts_every_treasure_at_its_coins():
@@ -226,7 +204,7 @@ def test_simulate_plays_the_games_of_the_step_by_step_api(simulated_game, names,
         rules = COURSE if seed % 5 == 0 else OFFICIAL
         fast = simulated_game(seats(seed), seed, rules)
         slow = step_by_step_game(seats(seed), seed, rules)
-        assert state(fast) == state(slow), seed
+        assert game_state(fast) == game_state(slow), seed
 
 
 def test_a_strategy_made_without_rng_draws_from_random_0():
