@@ -1,7 +1,7 @@
 """The baseline of the store and schedule benchmarks: this kernel with the store, schedule
 and runner files as they were before issue 16, run in a process of its own.
 
-    from baseline import kernel_tree, python_env
+    from baseline import kernel_tree, run_worker
 
 The baseline tree is a copy of this kernel in which only :data:`CHANGED` are taken from
 ``rev`` (a file missing there is removed), so that a comparison measures that change and
@@ -13,10 +13,13 @@ before the editable install's finder, and the installed plugins import whichever
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 KERNEL = REPO / "kernel"
@@ -59,6 +62,24 @@ def kernel_tree(rev: str, folder: Path) -> Path:
         else:
             target.unlink(missing_ok=True)
     return folder
+
+
+def run_worker(script: str, args: list[str], tree: Path | None, cwd: Path) -> Any:
+    """Run ``script --worker *args`` in a fresh interpreter whose ``arena_kernel`` comes
+    from ``tree`` (a separate process, so the two kernels never share a module cache) and
+    return the JSON of its last output line (None when it printed nothing)."""
+    done = subprocess.run(
+        [sys.executable, script, "--worker", *args],
+        env=python_env(tree),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{Path(script).name} worker failed:\n{done.stderr[-3000:]}")
+    lines = done.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else None
 
 
 def python_env(tree: Path | None) -> dict[str, str]:

@@ -32,15 +32,13 @@ import io
 import json
 import os
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from statistics import median
 from typing import Any
 
-from baseline import BEFORE, kernel_tree, python_env
+from baseline import BEFORE, kernel_tree, run_worker
 
 SAMPLE = 20
 """Real games played per database; the stored games are copies of these."""
@@ -163,18 +161,7 @@ def standings(match: Path) -> None:
 
 
 def work(mode: str, match: Path, tree: Path | None, *extra: str) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker", mode, str(match), *extra],
-        env=python_env(tree),
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=match.parent,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"{mode} worker failed:\n{done.stderr[-3000:]}")
-    lines = done.stdout.strip().splitlines()
-    return json.loads(lines[-1]) if lines else {}
+    return run_worker(__file__, [mode, str(match), *extra], tree, match.parent) or {}
 
 
 def main() -> None:

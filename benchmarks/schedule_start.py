@@ -19,14 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from statistics import median
 
-from baseline import BEFORE, kernel_tree, python_env
+from baseline import BEFORE, kernel_tree, run_worker
 
 SHAPES = {
     "nim (a session per game)": ("nim", 1),
@@ -68,17 +66,7 @@ def worker(match: Path) -> None:
 
 def trial(match: Path, tree: Path | None) -> dict[str, float]:
     match.with_suffix(".sqlite").unlink(missing_ok=True)
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker", str(match)],
-        env=python_env(tree),
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=match.parent,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, float] = run_worker(__file__, [str(match)], tree, match.parent)
     return result
 
 

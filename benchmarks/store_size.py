@@ -19,12 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from baseline import BEFORE, kernel_tree, python_env
+from baseline import BEFORE, kernel_tree, run_worker
 
 MATCHES = {
     "nim": (
@@ -81,17 +79,7 @@ def worker(match: Path) -> None:
 def measure(match: Path, tree: Path | None) -> dict[str, int]:
     for leftover in match.parent.glob("*.sqlite*"):
         leftover.unlink()
-    done = subprocess.run(
-        [sys.executable, __file__, "--worker", str(match)],
-        env=python_env(tree),
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=match.parent,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"worker failed:\n{done.stderr[-3000:]}")
-    result: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, int] = run_worker(__file__, [str(match)], tree, match.parent)
     return result
 
 
