@@ -1,6 +1,6 @@
 """The hook specifications: every way a plugin can extend arena.
 
-Five registration hooks hand the kernel named classes (the match file refers to everything
+Six registration hooks hand the kernel named classes (the match file refers to everything
 by name), and four notification hooks let observers follow a run. Built-in transports,
 codecs and scorers are registered through the very same hooks as third-party ones.
 
@@ -70,6 +70,17 @@ def arena_register_renderers(register: Register) -> None:
     Call ``register(cls)`` once per :class:`arena_kernel.report.renderer.Renderer`
     subclass; its ``name`` is the name of the game it draws. ``arena report`` shows a game
     with no renderer as its transcript, step by step.
+    """
+
+
+@hookspec
+def arena_register_executors(register: Register) -> None:
+    """Register executors: where a run's games are played.
+
+    Call ``register(cls)`` once per :class:`arena_kernel.executors.base.Executor`
+    subclass; its ``name`` is the match file's ``executor = "..."`` (or ``arena run
+    --executor``). Built in: ``local`` (one event loop on this machine) and ``dask`` (the
+    workers of a Dask cluster). Whatever plays the games, the coordinator alone stores them.
     """
 
 

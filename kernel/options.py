@@ -17,7 +17,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from arena_kernel.errors import OptionError, did_you_mean
 
@@ -79,6 +79,32 @@ class Option:
         if self.maximum is not None:
             notes.append(f"at most {_number(self.maximum)}")
         return notes
+
+
+class Configurable:
+    """A plugin class the match file configures with a table of its own
+    (``[transport_options.NAME]``, ``[executor_options.NAME]``): it declares its options in
+    :attr:`options`, and an instance's :attr:`config` holds them checked, defaults filled in."""
+
+    name: ClassVar[str]
+    kind: ClassVar[str]
+    """What the class is, in messages: ``transport "tcp" has no option ...``."""
+    options: ClassVar[Mapping[str, Option | Any]] = {}
+    """Option name -> :class:`Option`, as a game declares its options; the match file may
+    set them. A bare value is an option with that default and no help (how transports
+    declared them first)."""
+
+    def __init__(self, **options: Any) -> None:
+        owner = f'{self.kind} "{self.name}"'
+        self.config = check_options(self.declared_options(), options, owner)
+
+    @classmethod
+    def declared_options(cls) -> dict[str, Option]:
+        """:attr:`options` as declarations."""
+        return {
+            key: value if isinstance(value, Option) else Option(value, "")
+            for key, value in cls.options.items()
+        }
 
 
 def check_options(

@@ -103,12 +103,25 @@ def cli() -> None:
     help="Keep the run's HTML report (arena report) in DIR while it plays: written at the "
     "start, refreshed at most every 5 s as games end, and at the end.",
 )
+@click.option(
+    "--executor",
+    metavar="NAME",
+    help='Where the games are played: "local" (this machine) or "dask" (a Dask cluster); '
+    "overrides the match file's executor.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="The Dask scheduler to play on (tcp://HOST:8786): the executor's scheduler option.",
+)
 def run(
     match_file: Path,
     plugins: tuple[str, ...],
     concurrency: int | None,
     quiet: bool,
     report_dir: Path | None,
+    executor: str | None,
+    scheduler: str | None,
 ) -> None:
     """Play the games of MATCH_FILE that are not stored yet, then print the standings and
     each bot's faults.
@@ -125,7 +138,13 @@ def run(
     from arena_kernel.runner.api import prepare, run_prepared
 
     with user_errors():
-        prepared = prepare(match_file, plugins, concurrency=concurrency)
+        prepared = prepare(
+            match_file,
+            plugins,
+            concurrency=concurrency,
+            executor=executor,
+            executor_options={"scheduler": scheduler} if scheduler is not None else None,
+        )
         ranking = Ranking.of(prepared.spec, prepared.registries)
         progress = ProgressReport(prepared.spec.name, bar=not quiet, ranking=ranking)
         observers: list[object] = [progress]

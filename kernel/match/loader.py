@@ -50,10 +50,10 @@ from arena_kernel.errors import MatchFileError, OptionError, PluginError, did_yo
 from arena_kernel.games.base import Game
 from arena_kernel.match.schema import Declared, declared, file_keys
 from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
-from arena_kernel.options import Option, check_options, described
+from arena_kernel.options import Configurable, Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
-from arena_kernel.transports.base import Limits, Transport
+from arena_kernel.transports.base import Limits
 
 KeyPath = tuple[str | int, ...]
 """Where a value sits in the file: ``("bots", 1, "cmd")`` is the second bot's ``cmd``."""
@@ -306,6 +306,7 @@ class _Validator(_Checker):
             "sandbox",
             "game_options",
             "transport_options",
+            "executor_options",
             "plugins",
         )
     )
@@ -361,6 +362,7 @@ class _Validator(_Checker):
             limits=self.limits(),
             sandbox=self.sandbox(),
             transport_options=self.transport_options(),
+            executor_options=self.executor_options(),
             game_options=self.game_options(game_cls),
             plugins=plugins,
             **{
@@ -735,19 +737,27 @@ class _Validator(_Checker):
         return path
 
     def transport_options(self) -> dict[str, dict[str, Any]]:
-        """Each table names an installed transport and sets only options it declares. The
-        values are kept as written: the run key has always held them so."""
-        table = self.table("transport_options")
+        return self.plugin_options("transport_options", self.registries.transports)
+
+    def executor_options(self) -> dict[str, dict[str, Any]]:
+        return self.plugin_options("executor_options", self.registries.executors)
+
+    def plugin_options(self, key: str, registry: Registry) -> dict[str, dict[str, Any]]:
+        """The ``[key.NAME]`` tables: each names an installed plugin of ``registry`` and
+        sets only options it declares. The values are kept as written: the run key has
+        always held a transport's so."""
+        table = self.table(key)
         for name, options in table.items():
-            where = ("transport_options", name)
-            self.installed(where, name, self.registries.transports)
+            where = (key, name)
+            self.installed(where, name, registry)
             if not isinstance(options, dict):
                 self.wrong_type(where, "a table", options)
-            transport: type[Transport] = self.registries.transports[name].cls
+            configurable: type[Configurable] = registry[name].cls
+            owner = f'{registry.kind} "{name}"'
             try:
-                check_options(transport.declared_options(), options, f'transport "{name}"')
+                check_options(configurable.declared_options(), options, owner)
             except OptionError as exc:
-                self.fail((*where, exc.key), f"[transport_options.{name}]: {exc}")
+                self.fail((*where, exc.key), f"[{key}.{name}]: {exc}")
         return table
 
     def game_options(self, game_cls: type[Game[Any]]) -> dict[str, Any]:

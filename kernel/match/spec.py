@@ -281,6 +281,25 @@ class MatchSpec:
         default_text="the number of CPUs",
         example=4,
     )
+    executor: str = declare(
+        Option(
+            "local",
+            'Where the games are played: "local" (this machine) or "dask" (the workers of a '
+            "Dask cluster), or another installed executor. The same file plays the same games "
+            "whichever plays them, and a run started with one resumes with another.",
+        ),
+        NONE,
+        registry="executor",
+    )
+    executor_options: Mapping[str, Mapping[str, Any]] = declare(
+        Option(
+            {},
+            "Options of the installed executor NAME, such as [executor_options.dask] "
+            'scheduler = "tcp://host:8786".',
+        ),
+        NONE,
+        default_text="the executor's",
+    )
     database: Path = declare(
         Option(
             Path("arena.sqlite"),

@@ -138,7 +138,9 @@ def _table(entry: Declared, game_cls: type[Game[Any]], registries: Registries) -
     if entry.field == "game_options":
         return "\n".join([*help_lines, *_game_options(entry.name, game_cls)])
     if entry.field == "transport_options":
-        return "\n".join([*help_lines, *_transport_options(entry.name, registries)])
+        return "\n".join([*help_lines, *_plugin_options(entry.name, registries.transports)])
+    if entry.field == "executor_options":
+        return "\n".join([*help_lines, *_plugin_options(entry.name, registries.executors)])
     values = dataclasses.asdict(game_cls.clocks) if entry.field == "clock" else {}
     lines = [*help_lines, f"[{entry.name}]"]
     for name, option in (entry.key.table or {}).items():
@@ -148,17 +150,20 @@ def _table(entry: Declared, game_cls: type[Game[Any]], registries: Registries) -
     return "\n".join(lines)
 
 
-def _transport_options(table: str, registries: Registries) -> list[str]:
-    """Each installed transport's declared options, commented out: overrides, at their
-    defaults."""
+def _plugin_options(table: str, registry: Registry) -> list[str]:
+    """Each installed transport's (executor's) declared options, commented out: overrides,
+    at their defaults."""
     lines = []
-    for name in sorted(registries.transports):
-        options = registries.transports[name].cls.declared_options()
+    for name in sorted(registry):
+        options = registry[name].cls.declared_options()
         if options:
             lines.append(f"# [{table}.{name}]")
             for key, option in options.items():
                 lines += [f"# {line}".rstrip() for line in _option_help(option)]
-                lines.append(f"# {_kv(key, option.default)}")
+                if option.default is None:
+                    lines.append(f"# {_key(key)} = ...  (not set by default)")
+                else:
+                    lines.append(f"# {_kv(key, option.default)}")
     return lines or [f"# [{table}.NAME]", '# option = "value"']
 
 

@@ -10,6 +10,7 @@ error.
 from __future__ import annotations
 
 import importlib
+import types
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,6 +34,7 @@ BUILTIN_PLUGINS = (
     "arena_kernel.transports.builtin",
     "arena_kernel.codecs.builtin",
     "arena_kernel.scoring.builtin",
+    "arena_kernel.executors.builtin",
 )
 """Modules registered before any third-party plugin: built-ins are plugins too."""
 
@@ -44,6 +46,7 @@ REGISTRATION_HOOKS = {
     "game": "arena_register_games",
     "scorer": "arena_register_scorers",
     "renderer": "arena_register_renderers",
+    "executor": "arena_register_executors",
 }
 
 
@@ -143,6 +146,22 @@ def get_plugin_manager(
     for plugin in extra:
         register_plugin(pm, plugin)
     return pm
+
+
+def named_plugins(pm: ArenaPluginManager) -> list[str | object]:
+    """The plugins ``pm`` has that register something and are neither built in nor
+    installed (a match file's ``plugins``, ``-p``, objects a caller registered): modules by
+    their import path. Observers, which register nothing, are not among them."""
+    named: list[str | object] = []
+    registering = set(REGISTRATION_HOOKS.values())
+    for name, plugin in pm.list_name_plugin():
+        if plugin is None or name in BUILTIN_PLUGINS or pm.installed(plugin) is not None:
+            continue
+        if not registering.intersection(c.name for c in pm.get_hookcallers(plugin) or ()):
+            continue
+        module = getattr(plugin, "__name__", None)
+        named.append(module if isinstance(plugin, types.ModuleType) and module else plugin)
+    return named
 
 
 def register_plugin(pm: ArenaPluginManager, plugin: str | object) -> object:

@@ -21,7 +21,7 @@ class Entry:
 
 
 class Registry(Mapping[str, Entry]):
-    """Classes of one kind (game, codec, transport, scorer, renderer) by name.
+    """Classes of one kind (game, codec, transport, scorer, renderer, executor) by name.
 
     A duplicate name is a load-time error naming both plugins: silently letting the
     second win would make a match file mean different things on different machines.
@@ -85,18 +85,19 @@ class Registry(Mapping[str, Entry]):
 
 @dataclass(frozen=True)
 class Registries:
-    """The registries of every kind, filled once from the plugin manager: the four a run
-    needs, and the renderers a report needs."""
+    """The registries of every kind, filled once from the plugin manager: the four a run's
+    games need, the executors that play them, and the renderers a report needs."""
 
     transports: Registry
     codecs: Registry
     games: Registry
     scorers: Registry
     renderers: Registry
+    executors: Registry
 
     @classmethod
     def empty(cls, unavailable: Sequence[Unavailable] = ()) -> Registries:
-        kinds = ("transport", "codec", "game", "scorer", "renderer")
+        kinds = ("transport", "codec", "game", "scorer", "renderer", "executor")
         return cls(*(Registry(kind, unavailable) for kind in kinds))
 
     def by_kind(self) -> dict[str, Registry]:
@@ -106,4 +107,5 @@ class Registries:
             "transport": self.transports,
             "scorer": self.scorers,
             "renderer": self.renderers,
+            "executor": self.executors,
         }

@@ -6,11 +6,14 @@ import asyncio
 import dataclasses
 import signal
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
+from arena_kernel.errors import OptionError
 from arena_kernel.match.loader import load_match
 from arena_kernel.match.spec import MatchSpec
+from arena_kernel.options import check_options
 from arena_kernel.registries.manager import (
     ArenaPluginManager,
     get_plugin_manager,
@@ -31,10 +34,19 @@ class Prepared:
 
 
 def prepare(
-    path: Path, plugins: Iterable[str | object] = (), *, concurrency: int | None = None
+    path: Path,
+    plugins: Iterable[str | object] = (),
+    *,
+    concurrency: int | None = None,
+    executor: str | None = None,
+    executor_options: Mapping[str, Any] | None = None,
 ) -> Prepared:
     """Load plugins (built-ins, entry points, ``plugins``, the file's own ``plugins``)
-    and validate the match file against them."""
+    and validate the match file against them.
+
+    ``concurrency``, ``executor`` and ``executor_options`` (the executor's, on top of the
+    file's ``[executor_options.NAME]``) override the file's: what ``arena run -j``,
+    ``--executor`` and ``--scheduler`` say."""
     loaded: list[tuple[ArenaPluginManager, Registries]] = []
 
     def registries_for(extra: tuple[str, ...]) -> Registries:
@@ -46,7 +58,24 @@ def prepare(
     if concurrency is not None:
         spec = dataclasses.replace(spec, concurrency=concurrency)
     pm, registries = loaded[-1]
+    if executor is not None or executor_options:
+        spec = _with_executor(spec, registries, executor or spec.executor, executor_options or {})
     return Prepared(spec, pm, registries)
+
+
+def _with_executor(
+    spec: MatchSpec, registries: Registries, name: str, options: Mapping[str, Any]
+) -> MatchSpec:
+    """``spec`` played by the executor ``name`` with ``options`` on top of the file's."""
+    try:
+        cls = registries.executors.cls(name)
+        merged = {**spec.executor_options.get(name, {}), **options}
+        check_options(cls.declared_options(), merged, f'executor "{name}"')
+    except OptionError as exc:
+        raise OptionError(exc.key, f"{spec.path}: {exc}") from None
+    return dataclasses.replace(
+        spec, executor=name, executor_options={**spec.executor_options, name: merged}
+    )
 
 
 def run_prepared(prepared: Prepared, observers: Iterable[object] = ()) -> RunSummary:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena_kernel.codecs.base import Codec
-from arena_kernel.options import Option, check_options
+from arena_kernel.options import Configurable
 
 if TYPE_CHECKING:
     from arena_kernel.sandbox.bwrap import Sandbox
@@ -104,29 +104,15 @@ class Connection(ABC):
         grace period, reap it. Idempotent. After it returns no process of the bot is left."""
 
 
-class Transport(ABC):
+class Transport(Configurable, ABC):
     """Opens connections. One instance per run and per transport name; subclasses set
-    ``name`` and may accept options from the match file's ``[transport_options.<name>]`` table."""
+    ``name`` and may declare :attr:`options`, which the match file's
+    ``[transport_options.<name>]`` table sets."""
 
-    name: ClassVar[str]
+    kind = "transport"
     summary: ClassVar[str] = ""
-    options: ClassVar[Mapping[str, Option | Any]] = {}
-    """Option name -> :class:`~arena_kernel.options.Option`, as a game declares its
-    options; the match file may set them. A bare value is an option with that default and
-    no help (how transports declared them first)."""
 
-    def __init__(self, **options: Any) -> None:
-        self.config = check_options(self.declared_options(), options, f'transport "{self.name}"')
-
-    @classmethod
-    def declared_options(cls) -> dict[str, Option]:
-        """:attr:`options` as declarations."""
-        return {
-            key: value if isinstance(value, Option) else Option(value, "")
-            for key, value in cls.options.items()
-        }
-
-    async def prepare(self) -> None:  # noqa: B027 - optional hook with a no-op default
+    async def prepare(self) -> None:
         """Acquire and check what every connection will need (a listening socket), before
         the first game; raise :class:`~arena_kernel.errors.SetupError` when that fails, so that a
         broken set-up stops the run before any game is played. Not called when every bot of
@@ -140,7 +126,7 @@ class Transport(ABC):
         it into a ``connect`` fault for that seat.
         """
 
-    async def aclose(self) -> None:  # noqa: B027 - optional hook with a no-op default
+    async def aclose(self) -> None:
         """Release shared resources (a listening socket) at the end of the run."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from arena_kernel.executors.dask import DaskExecutor
+from arena_kernel.executors.local import LocalExecutor
 from arena_kernel.games.base import BuiltinBot, Game, Option, Outcome
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
@@ -59,8 +61,11 @@ def make_registries(
     transports: tuple[str, ...] = ("stdio", "tcp"),
     scorers: tuple[str, ...] = ("wins", "elo", "openskill"),
 ) -> Registries:
-    """Registries with ``games`` and placeholder codecs, transports and scorers."""
+    """Registries with ``games``, placeholder codecs, transports and scorers, and the
+    built-in executors."""
     registries = Registries.empty()
+    for executor in (LocalExecutor, DaskExecutor):
+        registries.executors.add(Entry(executor.name, executor, "tests", "tests"))
     for game in games:
         registries.games.add(Entry(game.name, game, "tests", "tests"))
     for registry, names in (

@@ -1,0 +1,244 @@
+"""The ``dask`` executor: sessions played by the workers of a Dask cluster, stored here.
+
+Why Dask distributed: it is pure Python, installs with pip, runs the same code on a
+``LocalCluster`` (tests, one big machine) and on ``dask scheduler`` / ``dask worker``
+processes on many machines, and already does what a tournament needs of a cluster: it
+hands tasks to free workers, notices a worker that dies (killed, its machine gone) and
+gives its tasks to another one, and gives up on a task that killed its workers too often
+(``KilledWorker``). arena adds only what is its own:
+
+- a task is one session (one game, for games whose bots live for a game), played by
+  :func:`~arena_kernel.executors.remote.play_session` with the same referee code as the
+  local executor; its result (the records, the logs) comes back to the coordinator, which
+  alone writes the store, one transaction per game, as each session ends;
+- a session is stored only when it has ended, so a session cut short by a dying worker
+  leaves nothing behind and is played again whole (its bots' processes belong together);
+- a few sessions more than the cluster has threads are submitted at a time, the next ones
+  as results come back: a schedule of a million games is never all in the scheduler;
+- before the first game, every worker checks that it can start every bot
+  (:func:`~arena_kernel.executors.remote.check_worker`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import logging
+import secrets
+import traceback
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from arena_kernel.errors import SetupError
+from arena_kernel.executors.base import Executor, Results
+from arena_kernel.options import Option
+
+if TYPE_CHECKING:  # registering an executor imports no game, no referee and no Dask
+    from arena_kernel.executors.remote import SessionResult, WorkerCheck
+    from arena_kernel.match.resolved import ResolvedMatch
+    from arena_kernel.match.schedule import Session, Sessions
+
+CONNECT_TIMEOUT = 30.0
+"""Seconds to reach a scheduler and for its first worker to join."""
+
+AHEAD = 2
+"""Sessions submitted per worker thread: one playing, the next ready to start."""
+
+
+class DaskExecutor(Executor):
+    name = "dask"
+    summary = "the workers of a Dask cluster (pip install 'arena-kernel[dask]')"
+    options = {
+        "scheduler": Option(
+            None,
+            "The Dask scheduler's address, as tcp://HOST:8786; none: start a cluster of "
+            "`workers` processes on this machine for the run.",
+            type=str,
+        ),
+        "workers": Option(2, "Worker processes of the cluster started on this machine.", minimum=1),
+        "threads": Option(
+            1,
+            "Sessions each of those worker processes plays at once (bots are processes "
+            "of their own: more than one per core is fine for bots that mostly wait).",
+            minimum=1,
+        ),
+        "tries": Option(
+            3,
+            "How many times a session is started on a worker that then dies before it "
+            "is reported as failed (the cluster started here; a scheduler of your own "
+            "has its distributed.scheduler.allowed-failures, plus one).",
+            minimum=1,
+        ),
+    }
+
+    def __init__(
+        self, match: ResolvedMatch, plugins: Sequence[str | object] = (), **options: Any
+    ) -> None:
+        super().__init__(match, plugins, **options)
+        self.client: Any = None
+        self.cluster: Any = None
+        self.threads = 1
+
+    async def prepare(self, sessions: Sessions) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise SetupError(
+                f'{self.match.spec.path}: executor "dask" needs the distributed package: '
+                "pip install 'arena-kernel[dask]'"
+            ) from None
+        from arena_kernel.executors.remote import WorkerSetup, check_worker
+
+        self.setup = WorkerSetup(secrets.token_hex(8), self.match.spec, self._plugin_paths())
+        await self._connect(distributed)
+        checks: dict[str, WorkerCheck] = await self.client.run(check_worker, self.setup)
+        problems = [
+            f"worker {address} on {check.host}: {check.problem}"
+            for address, check in sorted(checks.items())
+            if check.problem is not None
+        ]
+        if problems:
+            raise SetupError("; ".join(problems))
+        self.threads = sum((await self.client.nthreads()).values())
+        self.sandbox, self.sandbox_note = _sandbox(checks)
+
+    def _plugin_paths(self) -> tuple[str, ...]:
+        """The run's extra plugins as import paths, which a worker imports."""
+        paths = []
+        for plugin in self.plugins:
+            path = plugin if isinstance(plugin, str) else getattr(plugin, "__name__", None)
+            if not isinstance(path, str) or not isinstance(plugin, str | ModuleType):
+                raise SetupError(
+                    f"{self.match.spec.path}: plugin {plugin!r} is an object, not a module: "
+                    "a Dask worker can only import a plugin by its module's name"
+                )
+            paths.append(path)
+        return tuple(paths)
+
+    async def _connect(self, distributed: Any) -> None:
+        address = self.config["scheduler"]
+        if address is None:
+            import dask
+
+            tries = self.config["tries"]
+            with dask.config.set({"distributed.scheduler.allowed-failures": tries - 1}):
+                self.cluster = await distributed.LocalCluster(
+                    n_workers=self.config["workers"],
+                    threads_per_worker=self.config["threads"],
+                    processes=True,
+                    asynchronous=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+            address = self.cluster.scheduler_address
+        try:
+            self.client = await distributed.Client(
+                address, asynchronous=True, timeout=CONNECT_TIMEOUT
+            )
+            await self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise SetupError(
+                f"{self.match.spec.path}: cannot reach a Dask scheduler with a worker at "
+                f"{address}: {exc}"
+            ) from None
+
+    async def play(self, sessions: Iterator[Session], results: Results) -> None:
+        import distributed
+
+        from arena_kernel.executors.remote import play_session
+
+        client = self.client
+        submitted: dict[str, Session] = {}
+
+        def submit(session: Session) -> Any:
+            key = f"arena-{self.setup.token}-session-{session.number}"
+            submitted[key] = session
+            where = f"session {session.number} on a Dask worker"
+            return client.submit(
+                play_session,
+                self.setup,
+                session,
+                frozenset(results.disqualified),
+                where,
+                key=key,
+                pure=False,
+            )
+
+        first = [submit(s) for s in itertools.islice(sessions, AHEAD * self.threads)]
+        finished = distributed.as_completed(first)
+        try:
+            async for future in finished:
+                session = submitted.pop(future.key)
+                try:
+                    result: SessionResult = await future
+                except SetupError:
+                    raise
+                except distributed.KilledWorker as exc:
+                    results.failed(
+                        f"session-{session.number}",
+                        "every worker that played it died; its games are not stored, "
+                        "a later run plays them",
+                        str(exc),
+                    )
+                except Exception as exc:
+                    results.failed(
+                        f"session-{session.number}",
+                        f"the worker failed: {type(exc).__name__}: {exc}",
+                        "".join(traceback.format_exception(exc)),
+                    )
+                else:
+                    _deliver(result, results)
+                for more in itertools.islice(sessions, 1):
+                    finished.add(submit(more))
+        finally:
+            pending = list(finished.futures)
+            if pending:
+                with contextlib.suppress(Exception):
+                    await client.cancel(pending)
+
+    async def aclose(self) -> None:
+        from arena_kernel.executors.remote import close_run
+
+        try:
+            if self.client is not None:
+                with contextlib.suppress(Exception):
+                    await self.client.run(close_run, self.setup.token)
+                await self.client.close()
+        finally:
+            if self.cluster is not None:
+                await self.cluster.close()
+
+
+def _deliver(result: SessionResult, results: Results) -> None:
+    """Hand a worker's session to the runner: its logs written under the run's log folder
+    here, its records pointing at them, its failures reported."""
+    worker_root = Path(result.log_root)
+    for relative, content in result.logs.items():
+        path = results.log_root / relative
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        except OSError as exc:
+            raise SetupError(f"cannot write {path}: {exc.strerror or exc}") from None
+    for label, message, details in result.failures:
+        results.failed(label, message, details)
+    for record in result.records:
+        here = {
+            seat: str(results.log_root / Path(path).relative_to(worker_root))
+            for seat, path in record.stderr_logs.items()
+        }
+        results.game_started(record.game)
+        results.game_ended(dataclasses.replace(record, stderr_logs=here))
+
+
+def _sandbox(checks: dict[str, WorkerCheck]) -> tuple[str, str | None]:
+    """The run's sandbox: ``"bwrap"`` when every worker confines its bots, else ``"none"``
+    with the first worker's warning (naming it)."""
+    for address, check in sorted(checks.items()):
+        if check.sandbox != "bwrap" and check.sandbox_note is not None:
+            return "none", f"{check.sandbox_note} (worker {address} on {check.host})"
+    modes = {check.sandbox for check in checks.values()}
+    return ("bwrap", None) if modes == {"bwrap"} else ("none", None)
