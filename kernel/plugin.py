@@ -1,9 +1,9 @@
 """Everything a plugin imports from arena, in one module.
 
-A plugin (a game with its rules adapter and built-in bots, or a transport, codec, scorer
-or run observer) imports from here and from nowhere else in ``arena_kernel``; its tests
-add :mod:`arena_kernel.testkit`. The rest of the
-kernel may be reorganised between releases, this module may not: names here change only
+A plugin (a game with its rules adapter and built-in bots, or a transport, codec, scorer,
+renderer, executor or run observer) imports from here and from nowhere else in
+``arena_kernel``; its tests add :mod:`arena_kernel.testkit`. The rest of the kernel may be
+reorganised between releases, this module may not: names here change only
 with :data:`API_VERSION` (see docs/plugins.md, "Stability").
 
 Bot programs import this module too, so it stays cheap: what only a referee, a transport
@@ -32,13 +32,23 @@ from arena_kernel.options import Option
 from arena_kernel.referee.clocks import Clocks
 
 if TYPE_CHECKING:
+    from arena_kernel.executors.base import Executor, Results
+    from arena_kernel.executors.remote import (
+        SessionResult,
+        WorkerCheck,
+        WorkerSetup,
+        check_worker,
+        close_run,
+        deliver,
+        play_session,
+    )
     from arena_kernel.referee.table import Reply, Table
     from arena_kernel.report.renderer import Renderer, Replay, Step
     from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
     from arena_kernel.transports.process import BotProcess, spawn
 
-API_VERSION: Final = (1, 1)
+API_VERSION: Final = (1, 2)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
 step removes or changes one. A plugin may check ``API_VERSION[0] == 1`` at import."""
 
@@ -53,6 +63,7 @@ __all__ = [
     "Connection",
     "Estimate",
     "Event",
+    "Executor",
     "Fault",
     "FaultKind",
     "Game",
@@ -68,9 +79,11 @@ __all__ = [
     "Renderer",
     "Replay",
     "Reply",
+    "Results",
     "RunInfo",
     "ScheduledGame",
     "Scorer",
+    "SessionResult",
     "SetupError",
     "SexprCodec",
     "Standings",
@@ -78,12 +91,27 @@ __all__ = [
     "Symbol",
     "Table",
     "Transport",
+    "WorkerCheck",
+    "WorkerSetup",
+    "check_worker",
+    "close_run",
+    "deliver",
     "hookimpl",
     "main",
+    "play_session",
     "spawn",
 ]
 
 _ON_FIRST_USE = {
+    "Executor": "arena_kernel.executors.base",
+    "Results": "arena_kernel.executors.base",
+    "SessionResult": "arena_kernel.executors.remote",
+    "WorkerCheck": "arena_kernel.executors.remote",
+    "WorkerSetup": "arena_kernel.executors.remote",
+    "check_worker": "arena_kernel.executors.remote",
+    "close_run": "arena_kernel.executors.remote",
+    "deliver": "arena_kernel.executors.remote",
+    "play_session": "arena_kernel.executors.remote",
     "Reply": "arena_kernel.referee.table",
     "Table": "arena_kernel.referee.table",
     "Renderer": "arena_kernel.report.renderer",

@@ -23,7 +23,7 @@ from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import GameDetail, Store, StoredGame
 from arena_kernel.testing.browser import ReportBrowser
 from arena_kernel.testing.drawing import check_drawing
-from arena_kernel.testing.results import stored_games
+from arena_kernel.testing.results import game_outcomes, stored_games
 from arena_kernel.testing.spoil import spoilt_logs
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "check_drawing",
     "check_match",
     "checked_steps",
+    "game_outcomes",
     "game_seed",
     "load_replay",
     "run_match",

@@ -22,13 +22,11 @@ gives its tasks to another one, and gives up on a task that killed its workers t
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import logging
 import secrets
 import traceback
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +38,6 @@ if TYPE_CHECKING:  # registering an executor imports no game, no referee and no 
     from arena_kernel.executors.remote import SessionResult, WorkerCheck
     from arena_kernel.match.resolved import ResolvedMatch
     from arena_kernel.match.schedule import Session, Sessions
-
-CONNECT_TIMEOUT = 30.0
-"""Seconds to reach a scheduler and for its first worker to join."""
 
 AHEAD = 2
 """Sessions submitted per worker thread: one playing, the next ready to start."""
@@ -64,6 +59,9 @@ class DaskExecutor(Executor):
             "Sessions each of those worker processes plays at once (bots are processes "
             "of their own: more than one per core is fine for bots that mostly wait).",
             minimum=1,
+        ),
+        "timeout": Option(
+            30.0, "Seconds to reach the scheduler and for its first worker to join.", above=0
         ),
         "tries": Option(
             3,
@@ -135,10 +133,9 @@ class DaskExecutor(Executor):
                 )
             address = self.cluster.scheduler_address
         try:
-            self.client = await distributed.Client(
-                address, asynchronous=True, timeout=CONNECT_TIMEOUT
-            )
-            await self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            timeout = self.config["timeout"]
+            self.client = await distributed.Client(address, asynchronous=True, timeout=timeout)
+            await self.client.wait_for_workers(1, timeout=timeout)
         except (OSError, TimeoutError) as exc:
             raise SetupError(
                 f"{self.match.spec.path}: cannot reach a Dask scheduler with a worker at "
@@ -148,7 +145,7 @@ class DaskExecutor(Executor):
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
         import distributed
 
-        from arena_kernel.executors.remote import play_session
+        from arena_kernel.executors.remote import deliver, play_session
 
         client = self.client
         submitted: dict[str, Session] = {}
@@ -190,7 +187,7 @@ class DaskExecutor(Executor):
                         "".join(traceback.format_exception(exc)),
                     )
                 else:
-                    _deliver(result, results)
+                    deliver(result, results)
                 for more in itertools.islice(sessions, 1):
                     finished.add(submit(more))
         finally:
@@ -210,28 +207,6 @@ class DaskExecutor(Executor):
         finally:
             if self.cluster is not None:
                 await self.cluster.close()
-
-
-def _deliver(result: SessionResult, results: Results) -> None:
-    """Hand a worker's session to the runner: its logs written under the run's log folder
-    here, its records pointing at them, its failures reported."""
-    worker_root = Path(result.log_root)
-    for relative, content in result.logs.items():
-        path = results.log_root / relative
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
-        except OSError as exc:
-            raise SetupError(f"cannot write {path}: {exc.strerror or exc}") from None
-    for label, message, details in result.failures:
-        results.failed(label, message, details)
-    for record in result.records:
-        here = {
-            seat: str(results.log_root / Path(path).relative_to(worker_root))
-            for seat, path in record.stderr_logs.items()
-        }
-        results.game_started(record.game)
-        results.game_ended(dataclasses.replace(record, stderr_logs=here))
 
 
 def _sandbox(checks: dict[str, WorkerCheck]) -> tuple[str, str | None]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena_kernel.errors import ArenaError, SetupError
+from arena_kernel.executors.base import Results
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Session
 from arena_kernel.match.spec import MatchSpec
@@ -216,3 +217,26 @@ def close_run(token: str) -> None:
     if run.lineup is not None:
         _arena_loop().run(run.lineup.aclose())
     run.folder.cleanup()
+
+
+def deliver(result: SessionResult, results: Results) -> None:
+    """Hand a session a worker played to ``results`` (the runner, on the coordinator): its
+    logs written under the run's log folder there, its records pointing at them, its
+    failures reported, its games stored."""
+    worker_root = Path(result.log_root)
+    for relative, content in result.logs.items():
+        path = results.log_root / relative
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        except OSError as exc:
+            raise SetupError(f"cannot write {path}: {exc.strerror or exc}") from None
+    for label, message, details in result.failures:
+        results.failed(label, message, details)
+    for record in result.records:
+        here = {
+            seat: str(results.log_root / Path(path).relative_to(worker_root))
+            for seat, path in record.stderr_logs.items()
+        }
+        results.game_started(record.game)
+        results.game_ended(dataclasses.replace(record, stderr_logs=here))

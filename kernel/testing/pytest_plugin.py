@@ -11,6 +11,9 @@
 - ``arena_node``: the path of Node.js; skips without it.
 - ``sandbox``: this machine's sandbox probe, for tests of sandboxed bots; skips where bots
   cannot be sandboxed, and fails instead under ``CI=true``.
+- ``dask_cluster``: a Dask ``LocalCluster`` of two worker processes for the test session
+  (its ``scheduler_address`` is what ``executor_options.dask.scheduler`` and ``arena run
+  --scheduler`` take); skips without ``distributed``, and fails instead under ``CI=true``.
 - ``report_browser``: a headless Chromium to check a written report's pages in (see
   :mod:`arena_kernel.testing.browser`); skips without Playwright or Chromium, and fails
   instead under ``CI=true``.
@@ -133,6 +136,17 @@ def sandbox() -> Probe:
     if found.refusal:
         skip_unless_ci(f"bots cannot be sandboxed here: {found.refusal}")
     return found
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[Any]:
+    """A Dask cluster of two worker processes on this machine, shared by the session's
+    tests (a test that kills a worker makes a cluster of its own:
+    :func:`arena_kernel.testing.cluster.local_cluster`)."""
+    from arena_kernel.testing.cluster import local_cluster
+
+    with local_cluster() as cluster:
+        yield cluster
 
 
 @pytest.fixture(scope="session")

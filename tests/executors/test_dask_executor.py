@@ -1,0 +1,239 @@
+"""The dask executor on a real cluster of worker processes: the same games as the local
+executor, every game stored once when a worker or the coordinator is killed, resume
+across executors, and every worker checked before the first game."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arena_kernel.errors import ArenaError, SetupError
+from arena_kernel.runner.api import prepare, run_prepared
+from arena_kernel.runner.run import RunSummary
+from arena_kernel.store import Store
+from arena_kernel.testing.cluster import busy_workers, local_cluster, worker_pids
+from arena_kernel.testing.results import game_outcomes
+
+PYTHON = sys.executable
+
+NIM = f"""
+game = "nim"
+seed = 11
+rounds = {{rounds}}
+concurrency = 2
+[game_options]
+pile = 15
+spread = 10
+[[bots]]
+name = "talker"
+cmd = ["{PYTHON}", "-c", "{{talk}}"]
+[[bots]]
+name = "random"
+cmd = ["{PYTHON}", "-m", "arena_kernel.testing.nim_bot", "random", "--seed", "2"]
+[[bots]]
+name = "optimal"
+builtin = "optimal"
+"""
+
+TALK = (
+    "import sys, runpy; print('thinking', file=sys.stderr, flush=True); "
+    "sys.argv = ['nim_bot', 'random', '--seed', '1']; "
+    "runpy.run_module('arena_kernel.testing.nim_bot', run_name='__main__')"
+)
+"""A seeded random Nim bot that says something on its stderr first."""
+
+RPS = f"""
+game = "rps"
+seed = 4
+rounds = 4
+concurrency = 2
+[[bots]]
+name = "a"
+cmd = ["{PYTHON}", "-m", "arena_kernel.testing.rps_bot", "random", "--seed", "1"]
+[[bots]]
+name = "b"
+cmd = ["{PYTHON}", "-m", "arena_kernel.testing.rps_bot", "random", "--seed", "2"]
+[[bots]]
+name = "rock"
+builtin = "rock"
+"""
+
+
+def on_cluster(path: Path, address: str, **options: object) -> RunSummary:
+    """Play ``path`` on the cluster at ``address``; the run's summary."""
+    return run_prepared(
+        prepare(path, executor="dask", executor_options={"scheduler": address, **options})
+    )
+
+
+def stored_indexes(database: Path) -> list[int]:
+    try:
+        with sqlite3.connect(database) as conn:
+            return [row[0] for row in conn.execute("select idx from games order by idx")]
+    except sqlite3.Error:
+        return []
+
+
+@pytest.mark.parametrize("text", [NIM.format(talk=TALK, rounds=2), RPS], ids=["games", "sessions"])
+def test_the_cluster_stores_the_games_the_local_executor_stores(
+    text: str, write_match, dask_cluster, tmp_path: Path
+) -> None:
+    apart = f'database = "{tmp_path / "local.sqlite"}"\nlogs = "{tmp_path / "local-logs"}"\n'
+    here = run_prepared(prepare(write_match(apart + text, name="local.toml")))
+    remote = write_match(text, name="remote.toml")
+    summary = on_cluster(remote, dask_cluster.scheduler_address)
+
+    assert summary.errors == [] and summary.played == here.played == here.run.total_games
+    assert game_outcomes(summary.run.database) == game_outcomes(here.run.database)
+    assert [t.rows for t in summary.standings] == [t.rows for t in here.standings]
+
+
+def test_the_bots_stderr_comes_back_to_the_coordinators_logs(write_match, dask_cluster) -> None:
+    summary = on_cluster(
+        write_match(NIM.format(talk=TALK, rounds=1)), dask_cluster.scheduler_address
+    )
+
+    with Store(Path(summary.run.database)) as store:
+        logs = [
+            (detail.seating[seat], Path(path))
+            for detail in store.games(summary.run.run_id)
+            for seat, path in detail.stderr_logs.items()
+        ]
+    assert {bot for bot, _ in logs} == {"talker"} and len(logs) == 4  # its 4 games of 6
+    log_root = Path(summary.run.database).parent / "logs" / f"run-{summary.run.run_id}"
+    for _bot, path in logs:
+        assert path.is_relative_to(log_root) and path.read_text() == "thinking\n"
+
+
+def test_a_worker_killed_mid_run_loses_no_game(write_match, no_leftover_processes) -> None:
+    path = write_match(NIM.format(talk=TALK, rounds=8))  # 48 games
+    database = path.parent / "results.sqlite"
+    killed: list[tuple[str, int]] = []
+    with local_cluster(workers=2) as cluster:
+        address = cluster.scheduler_address
+        pids = worker_pids(address)
+
+        def kill_a_busy_worker() -> None:
+            deadline = time.monotonic() + 120
+            while len(stored_indexes(database)) < 4 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            while time.monotonic() < deadline:
+                busy = [w for w, n in busy_workers(address).items() if n and w in pids]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)  # a worker process of this test
+                    killed.append((busy[0], len(stored_indexes(database))))
+                    return
+                time.sleep(0.01)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        summary = on_cluster(path, address)
+        killer.join()
+    no_leftover_processes(wait=10.0)
+
+    assert killed and killed[0][1] < 48, "the worker was killed while games were left"
+    assert summary.errors == []
+    assert stored_indexes(database) == list(range(48))  # each game once: idx is unique
+
+
+@pytest.mark.parametrize(
+    ("first", "then"), [("dask", "dask"), ("local", "dask"), ("dask", "local")]
+)
+def test_a_killed_coordinator_resumes_with_either_executor(
+    first: str, then: str, write_match, dask_cluster
+) -> None:
+    path = write_match(NIM.format(talk=TALK, rounds=4))  # 24 games
+    database = path.parent / "results.sqlite"
+    address = dask_cluster.scheduler_address
+    command = [PYTHON, "-m", "arena_kernel.cli.main", "run", "-q", str(path)]
+    if first == "dask":
+        command += ["--executor", "dask", "--scheduler", address]
+    coordinator = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(stored_indexes(database)) < 3:
+        assert coordinator.poll() is None, coordinator.stderr.read().decode()
+        assert time.monotonic() < deadline, "the run stored nothing"
+        time.sleep(0.01)
+    os.kill(coordinator.pid, signal.SIGKILL)
+    coordinator.wait()
+    coordinator.stderr.close()
+    stored = len(stored_indexes(database))
+    assert 3 <= stored < 24
+
+    options = {"scheduler": address} if then == "dask" else None
+    summary = run_prepared(prepare(path, executor=then, executor_options=options))
+
+    assert summary.errors == []
+    assert (summary.skipped, summary.played) == (stored, 24 - stored)
+    assert stored_indexes(database) == list(range(24))
+
+
+def test_every_worker_is_checked_for_every_bot_before_the_first_game(
+    write_match, tmp_path: Path
+) -> None:
+    """A bot's command found on one worker's PATH and not on the other's: the run stops
+    before any game, naming the worker and the bot."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    bot = bin_dir / "nimbot"
+    bot.write_text(f"#!/bin/sh\nexec {PYTHON} -m arena_kernel.testing.nim_bot optimal\n")
+    bot.chmod(0o755)
+    path = write_match(
+        NIM.format(talk=TALK, rounds=1).replace(
+            'name = "optimal"\nbuiltin = "optimal"', 'name = "onpath"\ncmd = ["nimbot"]'
+        )
+    )
+    with_bot = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    with local_cluster(workers=1, env=with_bot) as cluster:
+        address = cluster.scheduler_address
+        (with_bot_address,) = worker_pids(address)
+        plain = subprocess.Popen(
+            [PYTHON, "-m", "distributed.cli.dask_worker", address, "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            while len(worker_pids(address)) < 2:
+                assert plain.poll() is None, "the second worker did not start"
+                time.sleep(0.1)
+            (plain_address,) = set(worker_pids(address)) - {with_bot_address}
+            with pytest.raises(SetupError) as raised:
+                on_cluster(path, address)
+        finally:
+            plain.terminate()
+            plain.wait(30)
+    message = str(raised.value)
+    assert f"worker {plain_address}" in message and 'bot "onpath" cannot be started' in message
+    assert message.count("worker ") == 1, "only the worker without the bot is named"
+    assert stored_indexes(path.parent / "results.sqlite") == []
+
+
+def test_a_scheduler_that_cannot_be_reached_is_a_clear_error(write_match) -> None:
+    path = write_match(NIM.format(talk=TALK, rounds=1))
+    with pytest.raises(SetupError, match=r"cannot reach a Dask scheduler .* tcp://127.0.0.1:9"):
+        run_prepared(
+            prepare(
+                path,
+                executor="dask",
+                executor_options={"scheduler": "tcp://127.0.0.1:9", "timeout": 2},
+            )
+        )
+
+
+def test_executor_options_are_checked(write_match) -> None:
+    path = write_match(NIM.format(talk=TALK, rounds=1))
+    with pytest.raises(ArenaError, match='executor "local" has no option "scheduler"'):
+        prepare(path, executor_options={"scheduler": "tcp://127.0.0.1:8786"})
+    with pytest.raises(ArenaError, match=r'unknown executor "dsak" .*did you mean "dask"'):
+        prepare(path, executor="dsak")
+    bad = write_match(NIM.format(talk=TALK, rounds=1) + "[executor_options.dask]\nworkers = 0\n")
+    with pytest.raises(ArenaError, match=r"line \d+: \[executor_options.dask\]: workers"):
+        prepare(bad)
