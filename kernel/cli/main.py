@@ -129,6 +129,10 @@ def run(
     Running the same file again resumes: finished games are skipped, games that were
     interrupted are replayed from their start.
 
+    With --executor dask the games are played by the workers of a Dask cluster (the one
+    at --scheduler, or one started on this machine for the run) and stored here; the same
+    file plays the same games either way, and a run resumes with either executor.
+
     On stderr, the progress: games stored of the schedule, games per second, faults so
     far and the leader by the run's ranking scorer. On a terminal it is one line redrawn
     in place; without one (a log, a pipe) it is one line at the end of the run, and one a

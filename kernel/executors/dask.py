@@ -27,7 +27,6 @@ import logging
 import secrets
 import traceback
 from collections.abc import Iterator, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from arena_kernel.errors import SetupError
@@ -105,16 +104,14 @@ class DaskExecutor(Executor):
 
     def _plugin_paths(self) -> tuple[str, ...]:
         """The run's extra plugins as import paths, which a worker imports."""
-        paths = []
         for plugin in self.plugins:
-            path = plugin if isinstance(plugin, str) else getattr(plugin, "__name__", None)
-            if not isinstance(path, str) or not isinstance(plugin, str | ModuleType):
+            if not isinstance(plugin, str):
                 raise SetupError(
-                    f"{self.match.spec.path}: plugin {plugin!r} is an object, not a module: "
-                    "a Dask worker can only import a plugin by its module's name"
+                    f"{self.match.spec.path}: plugin {plugin!r} cannot be imported by its "
+                    "name, so a Dask worker cannot load it: make it a module of an installed "
+                    "package (or a match file's plugins = [...])"
                 )
-            paths.append(path)
-        return tuple(paths)
+        return tuple(str(plugin) for plugin in self.plugins)
 
     async def _connect(self, distributed: Any) -> None:
         address = self.config["scheduler"]

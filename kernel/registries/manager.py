@@ -10,7 +10,7 @@ error.
 from __future__ import annotations
 
 import importlib
-import types
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -150,8 +150,9 @@ def get_plugin_manager(
 
 def named_plugins(pm: ArenaPluginManager) -> list[str | object]:
     """The plugins ``pm`` has that register something and are neither built in nor
-    installed (a match file's ``plugins``, ``-p``, objects a caller registered): modules by
-    their import path. Observers, which register nothing, are not among them."""
+    installed (a match file's ``plugins``, ``-p``, objects a caller registered): a module
+    another process can import by its path, the object otherwise. Observers, which
+    register nothing, are not among them."""
     named: list[str | object] = []
     registering = set(REGISTRATION_HOOKS.values())
     for name, plugin in pm.list_name_plugin():
@@ -160,7 +161,8 @@ def named_plugins(pm: ArenaPluginManager) -> list[str | object]:
         if not registering.intersection(c.name for c in pm.get_hookcallers(plugin) or ()):
             continue
         module = getattr(plugin, "__name__", None)
-        named.append(module if isinstance(plugin, types.ModuleType) and module else plugin)
+        importable = isinstance(module, str) and sys.modules.get(module) is plugin
+        named.append(module if importable else plugin)
     return named
 
 

@@ -131,6 +131,19 @@ async def _play(runner: Runner) -> RunSummary:
 
 
 def run_match(
-    path: Path, plugins: Iterable[str | object] = (), *, concurrency: int | None = None
+    path: Path,
+    plugins: Iterable[str | object] = (),
+    *,
+    concurrency: int | None = None,
+    executor: str | None = None,
+    executor_options: Mapping[str, Any] | None = None,
 ) -> RunSummary:
-    return run_prepared(prepare(path, plugins, concurrency=concurrency))
+    """Play the match file at ``path`` (see :func:`prepare` for the overrides)."""
+    prepared = prepare(
+        path,
+        plugins,
+        concurrency=concurrency,
+        executor=executor,
+        executor_options=executor_options,
+    )
+    return run_prepared(prepared)

@@ -7,11 +7,10 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
-from arena_kernel.executors.base import Executor
 from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Sessions
 from arena_kernel.match.spec import MatchSpec
@@ -25,6 +24,9 @@ from arena_kernel.scoring.base import Standings
 from arena_kernel.scoring.standings import run_standings
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
+
+if TYPE_CHECKING:  # the executor comes from the registry: the runner imports none
+    from arena_kernel.executors.base import Executor
 
 
 @dataclass

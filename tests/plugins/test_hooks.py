@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import types
 from typing import Any
 
@@ -15,6 +16,7 @@ from arena_kernel.report.replay import render_steps
 from arena_kernel.runner.api import run_match
 from arena_kernel.scoring.base import Scorer, Standings
 from arena_kernel.testing.nim import Nim
+from arena_kernel.testing.results import stored_games
 from arena_kernel.transports.inproc import InprocTransport
 
 
@@ -67,6 +69,57 @@ def test_hook_arena_register_scorers(arena_register) -> None:
 
     registries = arena_register(_module(arena_register_scorers=lambda register: register(Count)))
     assert registries.scorers.cls("count") is Count
+
+
+def test_hook_arena_register_executors(arena_register, write_match) -> None:
+    """An executor made of the plugin surface alone: each session played as a remote
+    worker would play it (in a thread here), then handed to the runner."""
+    from arena_kernel import plugin
+
+    class Inline(plugin.Executor):
+        name = "inline"
+        summary = "each session in a thread, as a worker would"
+        options = {"label": plugin.Option("inline", "A word in the sessions' labels.")}
+
+        async def prepare(self, sessions) -> None:
+            names = tuple(p for p in self.plugins if isinstance(p, str))
+            self.setup = plugin.WorkerSetup("hook-test", self.match.spec, names)
+            check = await asyncio.to_thread(plugin.check_worker, self.setup)
+            assert check.problem is None, check.problem
+            self.sessions: list[int] = []
+
+        async def play(self, sessions, results) -> None:
+            for session in sessions:
+                label = f"{self.config['label']} {session.number}"
+                played = await asyncio.to_thread(
+                    plugin.play_session, self.setup, session, frozenset(), label
+                )
+                plugin.deliver(played, results)
+                self.sessions.append(session.number)
+
+        async def aclose(self) -> None:
+            await asyncio.to_thread(plugin.close_run, "hook-test")
+
+    module = _module(arena_register_executors=lambda register: register(Inline))
+    assert arena_register(module).executors.cls("inline") is Inline
+    path = write_match(
+        """
+        game = "nim"
+        rounds = 2
+        executor = "inline"
+        [executor_options.inline]
+        label = "thread"
+        [[bots]]
+        name = "a"
+        builtin = "optimal"
+        [[bots]]
+        name = "b"
+        builtin = "random"
+        """
+    )
+    summary = run_match(path, [module])
+    assert summary.errors == [] and summary.played == 4
+    assert [result.index for result, _, _ in stored_games(summary)] == [0, 1, 2, 3]
 
 
 def _replay(events: int) -> Replay:
