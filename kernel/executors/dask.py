@@ -22,6 +22,7 @@ gives its tasks to another one, and gives up on a task that killed its workers t
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 import logging
 import secrets
@@ -34,7 +35,7 @@ from arena_kernel.executors.base import Executor, Results
 from arena_kernel.options import Option
 
 if TYPE_CHECKING:  # registering an executor imports no game, no referee and no Dask
-    from arena_kernel.executors.remote import SessionResult, WorkerCheck
+    from arena_kernel.executors.remote import SessionResult, WorkerCheck, WorkerSetup
     from arena_kernel.match.resolved import ResolvedMatch
     from arena_kernel.match.schedule import Session, Sessions
 
@@ -80,15 +81,9 @@ class DaskExecutor(Executor):
         self.threads = 1
 
     async def prepare(self, sessions: Sessions) -> None:
-        try:
-            import distributed
-        except ImportError:
-            raise SetupError(
-                f'{self.match.spec.path}: executor "dask" needs the distributed package: '
-                "pip install 'arena-kernel[dask]'"
-            ) from None
         from arena_kernel.executors.remote import WorkerSetup, check_worker
 
+        distributed = self._distributed()
         self.setup = WorkerSetup(secrets.token_hex(8), self.match.spec, self._plugin_paths())
         await self._connect(distributed)
         checks: dict[str, WorkerCheck] = await self.client.run(check_worker, self.setup)
@@ -101,6 +96,17 @@ class DaskExecutor(Executor):
             raise SetupError("; ".join(problems))
         self.threads = sum((await self.client.nthreads()).values())
         self.sandbox, self.sandbox_note = _sandbox(checks)
+
+    def _distributed(self) -> Any:
+        """The ``distributed`` package, imported when a run asks for this executor (its
+        API is used untyped)."""
+        try:
+            return importlib.import_module("distributed")
+        except ImportError:
+            raise SetupError(
+                f'{self.match.spec.path}: executor "dask" needs the distributed package: '
+                "pip install 'arena-kernel[dask]'"
+            ) from None
 
     def _plugin_paths(self) -> tuple[str, ...]:
         """The run's extra plugins as import paths, which a worker imports."""
@@ -140,25 +146,18 @@ class DaskExecutor(Executor):
             ) from None
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
-        import distributed
+        from arena_kernel.executors.remote import deliver
 
-        from arena_kernel.executors.remote import deliver, play_session
-
+        distributed = self._distributed()
         client = self.client
         submitted: dict[str, Session] = {}
 
         def submit(session: Session) -> Any:
             key = f"arena-{self.setup.token}-session-{session.number}"
             submitted[key] = session
-            where = f"session {session.number} on a Dask worker"
+            disqualified = frozenset(results.disqualified)
             return client.submit(
-                play_session,
-                self.setup,
-                session,
-                frozenset(results.disqualified),
-                where,
-                key=key,
-                pure=False,
+                _play_on_this_worker, self.setup, session, disqualified, key=key, pure=False
             )
 
         first = [submit(s) for s in itertools.islice(sessions, AHEAD * self.threads)]
@@ -204,6 +203,21 @@ class DaskExecutor(Executor):
         finally:
             if self.cluster is not None:
                 await self.cluster.close()
+
+
+def _play_on_this_worker(
+    setup: WorkerSetup, session: Session, disqualified: frozenset[str]
+) -> SessionResult:
+    """A Dask task: play ``session`` on the worker that runs it, which a set-up error
+    names (``worker tcp://10.0.0.7:40123 on host7: ...``)."""
+    import socket
+
+    from distributed import get_worker
+
+    from arena_kernel.executors.remote import play_session
+
+    where = f"worker {get_worker().address} on {socket.gethostname()}"
+    return play_session(setup, session, disqualified, where)
 
 
 def _sandbox(checks: dict[str, WorkerCheck]) -> tuple[str, str | None]:

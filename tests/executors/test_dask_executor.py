@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.errors import ArenaError, SetupError
-from arena_kernel.runner.api import prepare, run_prepared
+from arena_kernel.runner.api import prepare, run_match, run_prepared
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import Store
 from arena_kernel.testing.cluster import busy_workers, local_cluster, worker_pids
 from arena_kernel.testing.results import game_outcomes
+from arena_kernel.testkit import game_seed
 
 PYTHON = sys.executable
 
@@ -213,6 +214,35 @@ def test_every_worker_is_checked_for_every_bot_before_the_first_game(
     message = str(raised.value)
     assert f"worker {plain_address}" in message and 'bot "onpath" cannot be started' in message
     assert message.count("worker ") == 1, "only the worker without the bot is named"
+    assert stored_indexes(path.parent / "results.sqlite") == []
+
+
+def test_a_session_that_kills_every_worker_it_meets_is_reported_not_retried_for_ever(
+    write_match,
+) -> None:
+    """The cluster of the run's own (no scheduler given): 2 tries, then a run error for
+    that game alone; every other game is stored, and the next run plays it again."""
+    fatal = game_seed(11, 3)
+    text = NIM.format(talk=TALK, rounds=1).replace('game = "nim"', 'game = "fatal_nim"')
+    text = text.replace("spread = 10", f"spread = 10\nfatal_seed = {fatal}")
+    path = write_match(
+        f'plugins = ["fatal_game"]\n{text}[executor_options.dask]\nworkers = 2\ntries = 2\n'
+    )
+    summary = run_match(path, executor="dask")
+
+    assert summary.played == 5
+    (error,) = summary.errors
+    assert error.startswith("session-3: every worker that played it died")
+    assert stored_indexes(path.parent / "results.sqlite") == [0, 1, 2, 4, 5]
+
+
+def test_without_distributed_the_dask_executor_says_what_to_install(
+    write_match, monkeypatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    path = write_match(NIM.format(talk=TALK, rounds=1))
+    with pytest.raises(SetupError, match=r"pip install 'arena-kernel\[dask\]'"):
+        run_match(path, executor="dask")
     assert stored_indexes(path.parent / "results.sqlite") == []
 
 
