@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.errors import ArenaError, SetupError
+from arena_kernel.markers import hookimpl
 from arena_kernel.runner.api import prepare, run_match, run_prepared
 from arena_kernel.runner.run import RunSummary
 from arena_kernel.store import Store
@@ -68,6 +69,30 @@ builtin = "rock"
 """
 
 
+class Heard:
+    """An observer: the notifications it got, in order (what the progress line and the
+    live report follow)."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    @hookimpl
+    def arena_run_start(self) -> None:
+        self.calls.append("run_start")
+
+    @hookimpl
+    def arena_game_start(self) -> None:
+        self.calls.append("game_start")
+
+    @hookimpl
+    def arena_game_end(self) -> None:
+        self.calls.append("game_end")
+
+    @hookimpl
+    def arena_run_end(self) -> None:
+        self.calls.append("run_end")
+
+
 def on_cluster(path: Path, address: str, **options: object) -> RunSummary:
     """Play ``path`` on the cluster at ``address``; the run's summary."""
     return run_prepared(
@@ -90,9 +115,13 @@ def test_the_cluster_stores_the_games_the_local_executor_stores(
     apart = f'database = "{tmp_path / "local.sqlite"}"\nlogs = "{tmp_path / "local-logs"}"\n'
     here = run_prepared(prepare(write_match(apart + text, name="local.toml")))
     remote = write_match(text, name="remote.toml")
-    summary = on_cluster(remote, dask_cluster.scheduler_address)
+    heard = Heard()
+    options = {"scheduler": dask_cluster.scheduler_address}
+    summary = run_prepared(prepare(remote, executor="dask", executor_options=options), [heard])
 
     assert summary.errors == [] and summary.played == here.played == here.run.total_games
+    games = summary.played
+    assert heard.calls == ["run_start", *["game_start", "game_end"] * games, "run_end"]
     assert game_outcomes(summary.run.database) == game_outcomes(here.run.database)
     assert [t.rows for t in summary.standings] == [t.rows for t in here.standings]
 
