@@ -104,6 +104,12 @@ def cli() -> None:
     "start, refreshed at most every 5 s as games end, and at the end.",
 )
 @click.option(
+    "--standings-every",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Print every scorer's table (on stderr) each time N more games are stored.",
+)
+@click.option(
     "--executor",
     metavar="NAME",
     help='Where the games are played: "local" (this machine) or "dask" (a Dask cluster); '
@@ -120,6 +126,7 @@ def run(
     concurrency: int | None,
     quiet: bool,
     report_dir: Path | None,
+    standings_every: int | None,
     executor: str | None,
     scheduler: str | None,
 ) -> None:
@@ -150,7 +157,15 @@ def run(
             executor_options={"scheduler": scheduler} if scheduler is not None else None,
         )
         ranking = Ranking.of(prepared.spec, prepared.registries)
-        progress = ProgressReport(prepared.spec.name, bar=not quiet, ranking=ranking)
+        spec = prepared.spec
+        progress = ProgressReport(
+            spec.name,
+            bar=not quiet,
+            ranking=ranking,
+            standings_every=standings_every,
+            scorers=[(name, prepared.registries.scorers.cls(name)) for name in spec.scorers],
+            bots=[bot.name for bot in spec.bots],
+        )
         observers: list[object] = [progress]
         live = None
         if report_dir is not None:

@@ -9,6 +9,10 @@ On a terminal that is one line on stderr, redrawn in place. Without one (stderr 
 log file, a CI job) a redrawn line would fill the log with copies of itself, so the report
 is one line when the run ends (or stops), plus one line a minute while a long run plays:
 a log shows the run is alive without growing by more than a line a minute.
+
+Asked to (``arena run --standings-every N``, as fastchess's ``-ratinginterval``), it also
+prints every scorer's table over the games stored so far each time N more are stored,
+above the progress line.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -108,12 +112,19 @@ class ProgressReport:
         *,
         bar: bool = True,
         ranking: Ranking | None = None,
+        standings_every: int | None = None,
+        scorers: Sequence[tuple[str, Callable[[], Scorer]]] = (),
+        bots: Sequence[str] = (),
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.label = label
         self.wants_bar = bar
         self.ranking = ranking
+        self.standings_every = standings_every
+        self.scorers = list(scorers)
+        """``(name, scorer class)`` of the tables printed every ``standings_every`` games."""
+        self.bots = tuple(bots)
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.terminal = self.stream.isatty()
@@ -138,14 +149,14 @@ class ProgressReport:
             click.echo(f"arena: {run.sandbox_note}", err=True)
         elif run.sandbox is not None and self.wants_bar:
             click.echo(f"sandbox: {run.sandbox} ({SANDBOX_MEANS[run.sandbox]})", err=True)
-        if not self.wants_bar:
+        if not self.wants_bar and not self.standings_every:
             return
         self.run = run
         self.started = self.last_line = self.clock()
         self.stored = run.done_games
         if run.done_games:
             self._read_stored(run)
-        if self.terminal:
+        if self.terminal and self.wants_bar:
             self._draw()
 
     @hookimpl
@@ -160,6 +171,10 @@ class ProgressReport:
             _Played(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
         )
         self.leader_stale = True
+        if self.standings_every and self.stored % self.standings_every == 0:
+            self._aside(self.tables())
+        if not self.wants_bar:
+            return
         now = self.clock()
         if self.terminal and now - self.last_line >= REDRAW_EVERY:
             self._draw()
@@ -187,6 +202,8 @@ class ProgressReport:
         if self.run is None or self.done:
             return
         self.done = True
+        if not self.wants_bar:
+            return
         if self.terminal:
             self._draw(final=True)
             self.stream.write("\n")
@@ -220,6 +237,33 @@ class ProgressReport:
         if leader is not None and self.ranking is not None:
             parts.append(f"leader {leader} ({self.ranking.name})")
         return f"{self.label}: " + ", ".join(parts)
+
+    def tables(self) -> list[str]:
+        """Every scorer's table over the games stored so far, under a line that says how
+        many; a scorer that fails is one line saying so (the run's own standings will
+        report it too)."""
+        from arena_kernel.cli.tables import render
+
+        lines = [f"{self.label}: standings after {self.stored} games"]
+        for name, scorer in self.scorers:
+            try:
+                table = scorer().standings(self.results, self.bots)
+            except Exception as exc:
+                lines += ["", f"{name}: failed: {type(exc).__name__}: {exc}"]
+                continue
+            lines += ["", table.title, render(table.columns, table.rows)]
+        return lines
+
+    def _aside(self, lines: list[str]) -> None:
+        """``lines`` above the progress line: on a terminal the line is cleared first and
+        drawn again below them."""
+        redraw = self.terminal and self.wants_bar
+        if redraw:
+            self.stream.write("\r\x1b[K")
+        self.stream.write("\n".join(lines) + "\n\n")
+        self.stream.flush()
+        if redraw:
+            self._draw()
 
     def _draw(self, *, final: bool = False) -> None:
         """The terminal's line, redrawn over the previous one: with a bar where the

@@ -285,3 +285,53 @@ def test_a_resumed_run_counts_the_games_and_faults_stored_before(
     assert nothing.stderr.splitlines() == [
         "resumed: 6/6 games, none played now, 4 faults, leader optimal (wins)"
     ]
+
+
+def test_every_n_games_every_scorers_table_is_printed_above_the_line() -> None:
+    """``--standings-every 2``: after the 2nd and the 4th game, the tables of the games
+    so far; on a terminal the line is cleared first and drawn again below them."""
+    stream, clock = Stderr(terminal=True), Clock()
+    report = ProgressReport(
+        "league",
+        standings_every=2,
+        scorers=[("wins", WinsScorer)],
+        bots=("a", "b"),
+        stream=stream,
+        clock=clock,
+    )
+    games = [(1.0, record(0, (2, 1))), (2.0, record(1, (2, 1)))]
+    games += [(3.0, record(2, (1, 2))), (4.0, record(3, (2, 1)))]
+    play(report, clock, games, total=5)
+    out = stream.getvalue()
+    assert out.count("league: standings after") == 2
+    second = out.split("league: standings after 4 games\n")[1]
+    rows = [line.split() for line in second.splitlines()[4:6]]
+    assert [row[:3] for row in rows] == [["b", "4", "3"], ["a", "4", "1"]]  # bot games wins
+    first = out.split("league: standings after 2 games\n")[1].split("league: standings")[0]
+    assert "\r\x1b[K" in first, "the progress line is drawn again below the tables"
+    assert out.index("after 2 games") < out.index("after 4 games")
+
+
+def test_standings_every_n_games_with_quiet_prints_the_tables_alone() -> None:
+    stream, clock = Stderr(terminal=False), Clock()
+    report = ProgressReport(
+        "league", bar=False, standings_every=1, scorers=[("wins", WinsScorer)], bots=("a", "b")
+    )
+    report.stream = stream
+    run = play(report, clock, [(1.0, record(0, (1, 2)))], total=1)
+    report.arena_run_end(run, [])
+    report.finish()
+    out = stream.getvalue()
+    assert out.startswith("league: standings after 1 games\n\nWins\n")
+    assert "games/s" not in out, "no progress line with --quiet"
+
+
+def test_arena_run_standings_every(tmp_path: Path) -> None:
+    match = tmp_path / "nim.toml"
+    match.write_text((ROOT / "examples" / "nim.toml").read_text())
+    done = arena("run", "-q", "--standings-every", "5", str(match), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    counts = [line for line in done.stderr.splitlines() if "standings after" in line]
+    assert [line.split("after ")[1] for line in counts] == [
+        f"{n} games" for n in range(5, 31, 5)
+    ]
