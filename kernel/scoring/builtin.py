@@ -6,10 +6,11 @@ from arena_kernel.hookspecs import Register
 from arena_kernel.markers import hookimpl
 from arena_kernel.scoring.elo import EloScorer
 from arena_kernel.scoring.multiplayer import OpenSkillScorer
+from arena_kernel.scoring.plackett_luce import PlackettLuceScorer
 from arena_kernel.scoring.wins import WinsScorer
 
 
 @hookimpl
 def arena_register_scorers(register: Register) -> None:
-    for scorer in (WinsScorer, EloScorer, OpenSkillScorer):
+    for scorer in (WinsScorer, EloScorer, OpenSkillScorer, PlackettLuceScorer):
         register(scorer)

@@ -2,7 +2,8 @@
 
 A fit of all games at once, not the incremental Elo update: the result does not depend on
 the order the games were played in, and it comes with honest error bars. The fit is small
-enough (one row per bot) for plain Newton steps and Gaussian elimination.
+enough (one row per bot) for plain Newton steps and Gaussian elimination (in
+:mod:`arena_kernel.scoring.fit`, shared with the ``plackett-luce`` scorer).
 """
 
 from __future__ import annotations
@@ -10,31 +11,20 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural, tallied
-
-ELO_PER_LOGIT = 400 / math.log(10)
-"""The Elo scale: a 400-point gap means 10:1 odds."""
-
-BASE_RATING = 1500.0
-"""The ratings' average."""
-
-PRIOR_DRAWS = 1.0
-"""Virtual draws each bot plays against a fixed 1500-rated opponent before its real games.
-
-Without them a bot that won (or lost) every game would have an infinite rating. One draw is
-weak: after a few dozen real games it moves a rating by a few points at most."""
-
-Z95 = 1.96
-
-
-@dataclass(frozen=True)
-class Rating:
-    """One bot's fitted rating and the half-width of its 95 % confidence interval."""
-
-    elo: float
-    error: float
+from arena_kernel.scoring.fit import BASE_RATING as BASE_RATING
+from arena_kernel.scoring.fit import ELO_PER_LOGIT as ELO_PER_LOGIT
+from arena_kernel.scoring.fit import PRIOR_DRAWS as PRIOR_DRAWS
+from arena_kernel.scoring.fit import Z95 as Z95
+from arena_kernel.scoring.fit import Rating as Rating
+from arena_kernel.scoring.fit import (
+    centred_ratings,
+    log_sigmoid,
+    maximise,
+    prior_derivatives,
+    prior_log_likelihood,
+)
 
 
 def fit_elo(results: Iterable[tuple[str, str, float]]) -> dict[str, Rating]:
@@ -64,45 +54,17 @@ def fit_elo_counted(results: Iterable[tuple[tuple[str, str, float], int]]) -> di
     n = len(index)
     if not n:
         return {}
-    r = [0.0] * n
-    for _ in range(100):
-        gradient, information = _derivatives(r, pairs)
-        step = [row[0] for row in _solve(information, [[g] for g in gradient])]
-        # The log-likelihood is concave, so halving the step until it goes up converges.
-        current, t = _log_likelihood(r, pairs), 1.0
-        while t > 1e-6:
-            trial = [x + t * dx for x, dx in zip(r, step, strict=True)]
-            if _log_likelihood(trial, pairs) >= current - 1e-12:
-                break
-            t /= 2
-        r = trial
-        if max(abs(t * dx) for dx in step) < 1e-10:
-            break
-    _, information = _derivatives(r, pairs)
-    covariance = _solve(information, [[float(i == j) for j in range(n)] for i in range(n)])
-    mean = sum(r) / n
-    col_means = [sum(row) / n for row in covariance]
-    grand_mean = sum(col_means) / n
-    return {
-        name: Rating(
-            elo=BASE_RATING + ELO_PER_LOGIT * (r[i] - mean),
-            error=Z95
-            * ELO_PER_LOGIT
-            * math.sqrt(max(covariance[i][i] - 2 * col_means[i] + grand_mean, 0.0)),
-        )
-        for name, i in index.items()
-    }
-
-
-def _log_sigmoid(x: float) -> float:
-    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
+    r, information = maximise(
+        [0.0] * n, lambda x: _log_likelihood(x, pairs), lambda x: _derivatives(x, pairs)
+    )
+    return centred_ratings(index, r, information)
 
 
 def _log_likelihood(r: Sequence[float], pairs: dict[tuple[int, int], list[float]]) -> float:
-    total = sum(PRIOR_DRAWS / 2 * (_log_sigmoid(x) + _log_sigmoid(-x)) for x in r)
+    total = prior_log_likelihood(r)
     for (i, j), (games, score) in pairs.items():
         d = r[i] - r[j]
-        total += score * _log_sigmoid(d) + (games - score) * _log_sigmoid(-d)
+        total += score * log_sigmoid(d) + (games - score) * log_sigmoid(-d)
     return total
 
 
@@ -110,13 +72,7 @@ def _derivatives(
     r: Sequence[float], pairs: dict[tuple[int, int], list[float]]
 ) -> tuple[list[float], list[list[float]]]:
     """The log-likelihood's gradient and its negated Hessian (the Fisher information)."""
-    n = len(r)
-    gradient = [0.0] * n
-    information = [[0.0] * n for _ in range(n)]
-    for i, x in enumerate(r):
-        p = 1 / (1 + math.exp(-x))
-        gradient[i] += PRIOR_DRAWS * (0.5 - p)
-        information[i][i] += PRIOR_DRAWS * p * (1 - p)
+    gradient, information = prior_derivatives(r)
     for (i, j), (games, score) in pairs.items():
         p = 1 / (1 + math.exp(r[j] - r[i]))
         gradient[i] += score - games * p
@@ -127,27 +83,6 @@ def _derivatives(
         information[i][j] -= w
         information[j][i] -= w
     return gradient, information
-
-
-def _solve(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> list[list[float]]:
-    """``a⁻¹ b`` by Gauss-Jordan elimination with partial pivoting (``a`` is positive
-    definite thanks to the prior, so a pivot is never zero)."""
-    n = len(a)
-    m = [list(a[i]) + list(b[i]) for i in range(n)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda row: abs(m[row][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        head = m[col]
-        inv = 1 / head[col]
-        for k in range(col, len(head)):
-            head[k] *= inv
-        for row in range(n):
-            if row != col and m[row][col]:
-                factor = m[row][col]
-                target = m[row]
-                for k in range(col, len(head)):
-                    target[k] -= factor * head[k]
-    return [row[n:] for row in m]
 
 
 class EloScorer(Scorer):

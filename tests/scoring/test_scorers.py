@@ -48,10 +48,10 @@ def reindexed(stored: list[StoredGame], start: int) -> list[StoredGame]:
     ]
 
 
-def test_builtin_hook_registers_the_three_scorers() -> None:
+def test_builtin_hook_registers_the_four_scorers() -> None:
     registered: list[type] = []
     arena_register_scorers(register=registered.append)
-    assert {cls.name for cls in registered} == {"wins", "elo", "openskill"}
+    assert {cls.name for cls in registered} == {"wins", "elo", "openskill", "plackett-luce"}
     assert all(issubclass(cls, Scorer) and cls.summary for cls in registered)
 
 
