@@ -49,7 +49,7 @@ from typing import Any, NoReturn
 from arena_kernel.errors import MatchFileError, OptionError, PluginError, did_you_mean
 from arena_kernel.games.base import Game
 from arena_kernel.match.schema import Declared, declared, file_keys
-from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
+from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, SPRT_KEYS, BotSpec, MatchSpec
 from arena_kernel.options import Configurable, Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
@@ -307,6 +307,7 @@ class _Validator(_Checker):
             "game_options",
             "transport_options",
             "executor_options",
+            "sprt",
             "plugins",
         )
     )
@@ -352,6 +353,7 @@ class _Validator(_Checker):
                 given[kind] = self.game_default(game_cls, kind)
         bots = self.bots(game_cls, seats, given["transport"])
         fmt = given.get("format", self.entries["format"].default)
+        sprt = self.sprt(bots, seats, fmt, given)
         return self.schema(
             path=self.path,
             game=game_cls.name,
@@ -363,6 +365,7 @@ class _Validator(_Checker):
             sandbox=self.sandbox(),
             transport_options=self.transport_options(),
             executor_options=self.executor_options(),
+            sprt=sprt,
             game_options=self.game_options(game_cls),
             plugins=plugins,
             **{
@@ -735,6 +738,38 @@ class _Validator(_Checker):
         except OSError as exc:
             self.fail(where, f"{label}: cannot reach {path}: {exc.strerror or exc}")
         return path
+
+    def sprt(
+        self, bots: tuple[BotSpec, ...], seats: tuple[int, ...], fmt: str, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``[sprt]`` with its defaults, or ``{}``: a test of the first bot against the
+        second needs exactly those two, two seats, and both colours of each pair."""
+        table = self.table("sprt")
+        if not table:
+            return {}
+        where = ("sprt",)
+        self.known_keys(table, where, tuple(SPRT_KEYS))
+        values = {key: self.checked(table, (*where, key), o) for key, o in SPRT_KEYS.items()}
+        for bound in ("elo0", "elo1"):
+            if values[bound] is None:
+                self.fail((*where, bound), f"[sprt] needs {bound}, the Elo bound of H{bound[-1]}")
+        if values["elo0"] >= values["elo1"]:
+            self.fail((*where, "elo1"), "[sprt] elo1 must be above elo0")
+        problem = None
+        if len(bots) != 2:
+            problem = f"two bots (this file has {len(bots)})"
+        elif seats != (2,):
+            problem = "seats = 2"
+        elif fmt != "round-robin" or given.get("seatings", "rotations") != "rotations":
+            problem = 'format = "round-robin" and seatings = "rotations" (each pair: both colours)'
+        elif given.get("games") is not None and given["games"] % 2:
+            problem = "an even number of games (the games are played in pairs)"
+        if problem is not None:
+            self.fail(where, f"[sprt] tests the first bot against the second: it needs {problem}")
+        return {
+            key: value if value is not None else SPRT_KEYS[key].default
+            for key, value in values.items()
+        }
 
     def transport_options(self) -> dict[str, dict[str, Any]]:
         return self.plugin_options("transport_options", self.registries.transports)

@@ -151,12 +151,17 @@ def _nth_permutation(items: tuple[str, ...], rank: int) -> tuple[str, ...]:
 class Schedule:
     """Every game of the run: ``rounds`` times one round, or the first ``games`` games of
     the round repeated, numbered from 0 with seeds derived from the match seed. A game is
-    made when it is asked for."""
+    made when it is asked for.
+
+    A run with an SPRT (``[sprt]``) plays its games in pairs, games ``2k`` and ``2k + 1``
+    with the colours swapped (its round is those two seatings): both get the seed of pair
+    ``k``, so that each bot plays the same start from either side."""
 
     def __init__(self, spec: MatchSpec) -> None:
         self.round = Round(spec)
         self._seed = spec.seed
         self._total = spec.games if spec.games is not None else spec.rounds * len(self.round)
+        self._per_seed = 2 if spec.sprt else 1
 
     def __len__(self) -> int:
         return self._total
@@ -166,7 +171,8 @@ class Schedule:
 
     def game(self, index: int, session: int = 0) -> ScheduledGame:
         """Game ``index``, as played in ``session``."""
-        return ScheduledGame(index, derive_seed(self._seed, index), self.seating(index), session)
+        seed = derive_seed(self._seed, index // self._per_seed)
+        return ScheduledGame(index, seed, self.seating(index), session)
 
     def seating(self, index: int) -> tuple[str, ...]:
         """The bots of game ``index`` in seat order, without its seed."""

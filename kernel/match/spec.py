@@ -21,7 +21,7 @@ from arena_kernel.options import Option
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.base import Limits
 
-ALWAYS, NONE = Identity.ALWAYS, Identity.NONE
+ALWAYS, NONE, SET = Identity.ALWAYS, Identity.NONE, Identity.SET
 
 
 @dataclass(frozen=True)
@@ -167,6 +167,25 @@ LIMIT_KEYS: Mapping[str, Option] = {
     ),
 }
 """The keys of ``[limits]``, per bot process, with the kernel's defaults (0: no limit)."""
+
+SPRT_KEYS: Mapping[str, Option] = {
+    "elo0": Option(
+        None, "H0: the first bot is at most this many Elo better than the second.", type=float
+    ),
+    "elo1": Option(
+        None, "H1: the first bot is at least this many Elo better (above elo0).", type=float
+    ),
+    "alpha": Option(0.05, "The chance to accept H1 when H0 holds.", above=0, maximum=0.5),
+    "beta": Option(0.05, "The chance to accept H0 when H1 holds.", above=0, maximum=0.5),
+    "model": Option(
+        "logistic",
+        'How elo0 and elo1 are meant: "logistic" (ordinary Elo) or "normalized" (Elo '
+        "scaled by the spread of the pair scores, which does not depend on the draw rate).",
+        choices=("logistic", "normalized"),
+    ),
+}
+"""The keys of ``[sprt]``: a sequential probability ratio test of the first bot against
+the second (docs/sprt.md)."""
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("rotations", "permutations")
@@ -382,6 +401,17 @@ class MatchSpec:
         ),
         NONE,
         table=SANDBOX_KEYS,
+    )
+    sprt: Mapping[str, Any] = declare(
+        Option(
+            {},
+            "An SPRT of the first bot against the second (two bots, two seats): the games "
+            "are played in pairs, one seed for both colours, and the run stops as soon as "
+            "the test accepts H0 or H1 (or when the schedule ends).",
+        ),
+        SET,
+        table=SPRT_KEYS,
+        example={"elo0": 0, "elo1": 5},
     )
     game_options: Mapping[str, Any] = declare(
         Option(

@@ -142,11 +142,17 @@ def _table(entry: Declared, game_cls: type[Game[Any]], registries: Registries) -
     if entry.field == "executor_options":
         return "\n".join([*help_lines, *_plugin_options(entry.name, registries.executors)])
     values = dataclasses.asdict(game_cls.clocks) if entry.field == "clock" else {}
-    lines = [*help_lines, f"[{entry.name}]"]
+    # A table that is off unless written ([sprt]) is shown commented out, with its example.
+    opt_in = entry.default == {} and isinstance(entry.key.example, dict)
+    if opt_in:
+        values = dict(entry.key.example)
+    mark = "# " if opt_in else ""
+    lines = [*help_lines, f"{mark}[{entry.name}]"]
     for name, option in (entry.key.table or {}).items():
-        lines += _comment(" ".join([option.help, *(f"({n})" for n in option.notes())]))
+        help_text = " ".join([option.help, *(f"({n})" for n in option.notes())])
+        lines += _comment(help_text)
         value = values.get(name, option.default)
-        lines.append(_kv(name, 0 if value is None else value))
+        lines.append(mark + _kv(name, 0 if value is None else value))
     return "\n".join(lines)
 
 

@@ -49,7 +49,9 @@ def run_pages(
     games = sorted(view.games, key=lambda g: g.index)
     bots = roster(games, [str(b["name"]) for b in spec.get("bots", [])])
     scorers, ranking = scorers_of(spec)
-    tables, faults = run_standings(games, bots, scorers, scorer_class)
+    tables, faults, sprt = run_standings(
+        games, bots, scorers, scorer_class, spec.get("sprt") or None
+    )
     title = f"run {run.run_id}: {run.name}"
     stored = f"{run.done_games} of {run.total_games} games stored"
     if view.finished is None and run.done_games < run.total_games:
@@ -61,6 +63,7 @@ def run_pages(
             f'<p class="subtitle">{esc(run.game)}: {esc(stored)}</p>',
             _settings(view, scorers, ranking),
             _standings(tables, scorers, ranking, bots),
+            _sprt(sprt),
             _faults(faults),
             _stats(view.stats),
             _cross(games, bots),
@@ -150,6 +153,17 @@ def _standings(
         )
     parts.append("</section>")
     return "".join(parts)
+
+
+def _sprt(test: Standings | None) -> str:
+    """The run's SPRT (nothing for a run without one): LLR, bounds, decision, Elo."""
+    if test is None:
+        return ""
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in test.notes)
+    return (
+        f'<section class="panel" id="sprt"><h2>{esc(test.title)}</h2>'
+        f"{table(test.columns, test.rows)}{notes}</section>"
+    )
 
 
 def _faults(faults: Standings | None) -> str:

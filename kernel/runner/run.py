@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
 from arena_kernel.match.resolved import resolve
-from arena_kernel.match.schedule import Pending, Schedule, Sessions
+from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
@@ -20,8 +21,9 @@ from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.fd_budget import raise_open_file_limit
 from arena_kernel.runner.player import os_error, starts_any
-from arena_kernel.scoring.base import Standings
-from arena_kernel.scoring.standings import run_standings
+from arena_kernel.scoring.base import Standings, played
+from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
+from arena_kernel.scoring.standings import RunStandings, run_standings
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
 
@@ -44,6 +46,10 @@ class RunSummary:
     errors: list[str] = field(default_factory=list)
     standings: list[Standings] = field(default_factory=list)
     faults: Standings | None = None
+    sprt: Standings | None = None
+    """The run's SPRT as a table (None without ``[sprt]``)."""
+    stopped: str | None = None
+    """Why the run stopped before its schedule's end (its SPRT decided), or None."""
     sandboxes: dict[str, int] = field(default_factory=dict)
 
 
@@ -109,14 +115,16 @@ class Runner:
         spec = self.spec
         stored = self.store.find_run(spec.key())
         done = self.store.stored_indexes(stored.run_id) if stored is not None else []
+        self.sprt = self._sprt(stored.run_id if stored is not None else None)
         pending = Pending(self.schedule, done)
         sessions = Sessions(pending, self.lifetime, spec.concurrency)
-        if sessions:
+        playing = bool(sessions) and not (self.sprt is not None and self.sprt.decided)
+        if playing:
             await self.executor.prepare(sessions)
         self.run = self.store.open_run(
             spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
         )
-        if sessions and starts_any(self.match, self.match.bots):
+        if playing and starts_any(self.match, self.match.bots):
             self.run = dataclasses.replace(
                 self.run, sandbox=self.executor.sandbox, sandbox_note=self.executor.sandbox_note
             )
@@ -125,29 +133,64 @@ class Runner:
         self.disqualified = self.store.disqualified(self.run.run_id)
         self.observers.notify(hookspecs.arena_run_start, run=self.run)
         try:
-            if sessions:
-                await self.executor.play(iter(sessions), self)
+            if playing:
+                await self.executor.play(self._until_decided(iter(sessions)), self)
         except SetupError as exc:
             left = len(pending) - self.summary.played
             raise SetupError(
                 f"{exc} (the run stopped with {left} of its games not played; "
                 "run it again to play them)"
             ) from None
-        if self.store.run(self.run.run_id).done_games == len(self.schedule):
+        decided = self.sprt is not None and self.sprt.decided
+        done_games = self.store.run(self.run.run_id).done_games
+        if done_games == len(self.schedule) or decided:
             self.store.finish_run(self.run.run_id)
+        if decided and done_games < len(self.schedule):
+            assert self.sprt is not None
+            self.summary.stopped = (
+                f"the SPRT accepted {self.sprt.result.decision} after "
+                f"{self.sprt.result.pairs} pairs of games: the run stopped with "
+                f"{len(self.schedule) - done_games} of its games not played"
+            )
         results = self.store.results(self.run.run_id)
-        self.summary.standings, self.summary.faults = self.standings(results)
+        self.summary.standings, self.summary.faults, self.summary.sprt = self.standings(results)
         self.summary.sandboxes = sandbox_counts(results)
         self.observers.notify(
             hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
         )
         return self.summary
 
-    def standings(self, results: list[StoredGame]) -> tuple[list[Standings], Standings | None]:
-        """One table per scorer, and the games each bot lost to faults, of the run's stored
-        ``results``."""
+    def standings(self, results: list[StoredGame]) -> RunStandings:
+        """One table per scorer, the games each bot lost to faults and the SPRT, of the
+        run's stored ``results``."""
         names = [b.name for b in self.spec.bots]
-        return run_standings(results, names, self.spec.scorers, self.registries.scorers.cls)
+        spec = self.spec
+        return run_standings(
+            results, names, spec.scorers, self.registries.scorers.cls, spec.sprt or None
+        )
+
+    def _sprt(self, run_id: int | None) -> SprtTracker | None:
+        """The run's SPRT (None without ``[sprt]``), fed with the games already stored."""
+        if not self.spec.sprt:
+            return None
+        tracker = SprtTracker(settings_of(self.spec.sprt), self.spec.bots[0].name)
+        if run_id is not None:
+            tracker.extend(self.store.results(run_id))
+        return tracker
+
+    def _until_decided(self, sessions: Iterator[Session]) -> Iterator[Session]:
+        """The sessions left, until the run's SPRT decides. The games being played then
+        still end and are stored, and the partner of a pair's first game is still played
+        (the test counts whole pairs); nothing else starts. (A session of several games,
+        for a game whose bots live for a session, plays on to its end.)"""
+        last = None
+        for session in sessions:
+            if self.sprt is not None and self.sprt.decided:
+                index = next(iter(session)).index
+                if not (index % 2 == 1 and last == index - 1):
+                    return
+            last = next(iter(session)).index
+            yield session
 
     # Results: where the executor hands the games it played.
 
@@ -164,6 +207,8 @@ class Runner:
                 record, outcome=dataclasses.replace(record.outcome, void=True)
             )
         self.store.save_game(self.run.run_id, record)
+        if self.sprt is not None:
+            self.sprt.add(played(record))
         self.disqualified.update(game.seating[seat] for seat in record.outcome.disqualified)
         self.summary.played += 1
         self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)

@@ -11,7 +11,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from arena_kernel.model import GameRecord
 
 
 class GameResult(Protocol):
@@ -28,6 +31,24 @@ class GameResult(Protocol):
     def ranks(self) -> Sequence[int]: ...
     @property
     def void(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game just played, as a scorer reads it (:class:`GameResult`): for figures kept
+    while a run plays, before its games are read back from the store."""
+
+    index: int
+    seating: tuple[str, ...]
+    ranks: tuple[int, ...]
+    void: bool
+
+
+def played(record: GameRecord) -> PlayedGame:
+    """``record`` as a scorer reads it."""
+    outcome = record.outcome
+    game = record.game
+    return PlayedGame(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,22 @@ from the database later, computed by this one function so that the two cannot di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from arena_kernel.scoring.base import Scorer, Standings
 from arena_kernel.scoring.faults import FaultedResult, fault_losses
+from arena_kernel.scoring.sprt_run import sprt_standings
 
 
 class RunStandings(NamedTuple):
-    """One table per scorer, in the order the match file names them, and the games each
-    bot lost with a fault of its own (None when no bot lost a game to a fault)."""
+    """One table per scorer, in the order the match file names them, the games each bot
+    lost with a fault of its own (None when no bot lost a game to a fault), and the run's
+    SPRT (None for a run without one)."""
 
     tables: list[Standings]
     faults: Standings | None
+    sprt: Standings | None = None
 
 
 def run_standings(
@@ -23,9 +26,12 @@ def run_standings(
     bots: Sequence[str],
     scorers: Sequence[str],
     scorer_class: Callable[[str], type[Scorer]],
+    sprt: Mapping[str, Any] | None = None,
 ) -> RunStandings:
     """The standings of a run's stored ``results`` for its ``bots`` (in the match file's
     order), by each of ``scorers``; ``scorer_class`` finds a scorer by name (a registry's
-    ``cls``, which names the installed ones when one is missing)."""
+    ``cls``, which names the installed ones when one is missing). ``sprt`` is the run's
+    ``[sprt]`` table, if it has one."""
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
-    return RunStandings(tables, fault_losses(results, bots))
+    test = sprt_standings(results, bots, sprt) if sprt else None
+    return RunStandings(tables, fault_losses(results, bots), test)

@@ -132,7 +132,8 @@ class BotStats:
 @dataclass(frozen=True)
 class RunRecord:
     """A stored run with its times, for listings: ``created`` and ``finished`` are Unix
-    times; ``finished`` is None until every scheduled game was played."""
+    times; ``finished`` is None until every scheduled game was played (or the run's SPRT
+    decided)."""
 
     info: RunInfo
     created: float
