@@ -17,16 +17,18 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from arena_kernel import __version__
+from arena_kernel.cli.check_bot import check_bot
 from arena_kernel.cli.export import export
 from arena_kernel.cli.listings import games, runs
 from arena_kernel.cli.new_game import new_game
+from arena_kernel.cli.options import plugin_option
 from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
 from arena_kernel.errors import ArenaError
@@ -48,20 +50,6 @@ def user_errors() -> Iterator[None]:
     except ArenaError as exc:
         click.echo(f"arena: error: {exc}", err=True)
         sys.exit(2)
-
-
-Command = TypeVar("Command", bound=Callable[..., Any])
-
-
-def plugin_option(f: Command) -> Command:
-    return click.option(
-        "-p",
-        "--plugin",
-        "plugins",
-        multiple=True,
-        metavar="MODULE",
-        help="Also load this plugin module (repeatable), e.g. arena_kernel.testing.games.",
-    )(f)
 
 
 def registries_with(
@@ -209,9 +197,12 @@ def _print_summary(
     )
     if index is not None:
         click.echo(f"report: {index}")
+    if summary.stopped is not None:
+        click.echo(summary.stopped)
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    _print_standings(summary.standings, summary.faults, bot_faults, summary.sandboxes)
+    tables = [*summary.standings, *([summary.sprt] if summary.sprt else [])]
+    _print_standings(tables, summary.faults, bot_faults, summary.sandboxes)
 
 
 def _print_standings(
@@ -310,12 +301,14 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
-        tables, faults = run_standings(results, bots, scorers, registries.scorers.cls)
+        tables, faults, sprt = run_standings(
+            results, bots, scorers, registries.scorers.cls, spec.get("sprt") or None
+        )
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings(tables, faults, faulted, sandbox_counts(results))
+    _print_standings([*tables, *([sprt] if sprt else [])], faults, faulted, sandbox_counts(results))
 
 
 @cli.command()
@@ -383,6 +376,7 @@ cli.add_command(runs)
 cli.add_command(games)
 cli.add_command(export)
 cli.add_command(report)
+cli.add_command(check_bot)
 
 
 def require_file(path: Path) -> None:

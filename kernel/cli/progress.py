@@ -29,6 +29,7 @@ import click
 
 from arena_kernel.markers import hookimpl
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
+from arena_kernel.scoring.base import played
 
 if TYPE_CHECKING:
     from arena_kernel.match.spec import MatchSpec
@@ -84,16 +85,6 @@ class Ranking:
             registries.scorers.cls(name),
             tuple(bot.name for bot in spec.bots),
         )
-
-
-@dataclass(frozen=True)
-class _Played:
-    """What a scorer reads of a game played now (:class:`GameResult`)."""
-
-    index: int
-    seating: tuple[str, ...]
-    ranks: tuple[int, ...]
-    void: bool
 
 
 class ProgressReport:
@@ -166,10 +157,7 @@ class ProgressReport:
         self.played += 1
         self.stored += 1
         self.faults += len(record.faults)
-        outcome = record.outcome
-        self.results.append(
-            _Played(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
-        )
+        self.results.append(played(record))
         self.leader_stale = True
         if self.standings_every and self.stored % self.standings_every == 0:
             self._aside(self.tables())

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from arena_kernel.cli.options import plugin_option
+
 
 @click.command()
 @click.argument("database", type=click.Path(path_type=Path))
@@ -20,14 +22,7 @@ import click
     required=True,
     help="The folder to write the site into (made if missing; open its index.html).",
 )
-@click.option(
-    "-p",
-    "--plugin",
-    "plugins",
-    multiple=True,
-    metavar="MODULE",
-    help="Also load this plugin module (repeatable), e.g. arena_kernel.testing.games.",
-)
+@plugin_option
 def report(database: Path, run_ref: str | None, output: Path, plugins: tuple[str, ...]) -> None:
     """Write DATABASE's runs as a static HTML site in OUTPUT: a page per run (standings
     with error bars, cross-table, faults, reply times, ratings over the games, the games

@@ -332,6 +332,4 @@ def test_arena_run_standings_every(tmp_path: Path) -> None:
     done = arena("run", "-q", "--standings-every", "5", str(match), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     counts = [line for line in done.stderr.splitlines() if "standings after" in line]
-    assert [line.split("after ")[1] for line in counts] == [
-        f"{n} games" for n in range(5, 31, 5)
-    ]
+    assert [line.split("after ")[1] for line in counts] == [f"{n} games" for n in range(5, 31, 5)]
