@@ -201,7 +201,8 @@ def _print_summary(
         click.echo(summary.stopped)
     for error in summary.errors:
         click.echo(f"arena: {error}", err=True)
-    tables = [*summary.standings, *([summary.sprt] if summary.sprt else [])]
+    extra = [table for table in (summary.sprt, summary.format) if table is not None]
+    tables = [*summary.standings, *extra]
     _print_standings(tables, summary.faults, bot_faults, summary.sandboxes)
 
 
@@ -301,14 +302,15 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
-        tables, faults, sprt = run_standings(
-            results, bots, scorers, registries.scorers.cls, spec.get("sprt") or None
+        tables, faults, sprt, own = run_standings(
+            results, bots, scorers, registries.scorers.cls, spec
         )
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    _print_standings([*tables, *([sprt] if sprt else [])], faults, faulted, sandbox_counts(results))
+    extra = [table for table in (sprt, own) if table is not None]
+    _print_standings([*tables, *extra], faults, faulted, sandbox_counts(results))
 
 
 @cli.command()

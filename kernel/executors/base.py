@@ -48,7 +48,8 @@ class Results(Protocol):
 
 class Executor(Configurable, ABC):
     """Plays a run's sessions. One instance per run: :meth:`prepare` before the first game,
-    :meth:`play` once, :meth:`aclose` in any case.
+    :meth:`play` once (once per stage, for a format whose games depend on the results so
+    far: a Swiss round, a knockout round), :meth:`aclose` in any case.
 
     Subclasses set ``name`` (the match file's ``executor = "..."``) and may declare
     :attr:`options`, which ``[executor_options.<name>]`` sets."""

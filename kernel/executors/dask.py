@@ -78,6 +78,7 @@ class DaskExecutor(Executor):
         super().__init__(match, plugins, **options)
         self.client: Any = None
         self.cluster: Any = None
+        self._tasks = itertools.count()
         self.threads = 1
 
     async def prepare(self, sessions: Sessions) -> None:
@@ -153,7 +154,9 @@ class DaskExecutor(Executor):
         submitted: dict[str, Session] = {}
 
         def submit(session: Session) -> Any:
-            key = f"arena-{self.setup.token}-session-{session.number}"
+            # Unique for the run: a staged format numbers each stage's sessions from 0, and
+            # Dask would hand back a finished task of the same key instead of playing.
+            key = f"arena-{self.setup.token}-{next(self._tasks)}-session-{session.number}"
             submitted[key] = session
             disqualified = frozenset(results.disqualified)
             return client.submit(

@@ -49,7 +49,15 @@ from typing import Any, NoReturn
 from arena_kernel.errors import MatchFileError, OptionError, PluginError, did_you_mean
 from arena_kernel.games.base import Game
 from arena_kernel.match.schema import Declared, declared, file_keys
-from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, SPRT_KEYS, BotSpec, MatchSpec
+from arena_kernel.match.spec import (
+    CLOCK_KEYS,
+    DYNAMIC_FORMATS,
+    KNOCKOUT_KEYS,
+    LIMIT_KEYS,
+    SPRT_KEYS,
+    BotSpec,
+    MatchSpec,
+)
 from arena_kernel.options import Configurable, Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
@@ -308,6 +316,7 @@ class _Validator(_Checker):
             "transport_options",
             "executor_options",
             "sprt",
+            "knockout",
             "plugins",
         )
     )
@@ -354,6 +363,7 @@ class _Validator(_Checker):
         bots = self.bots(game_cls, seats, given["transport"])
         fmt = given.get("format", self.entries["format"].default)
         sprt = self.sprt(bots, seats, fmt, given)
+        knockout = self.knockout(bots, seats, fmt, given)
         return self.schema(
             path=self.path,
             game=game_cls.name,
@@ -366,6 +376,7 @@ class _Validator(_Checker):
             transport_options=self.transport_options(),
             executor_options=self.executor_options(),
             sprt=sprt,
+            knockout=knockout,
             game_options=self.game_options(game_cls),
             plugins=plugins,
             **{
@@ -770,6 +781,39 @@ class _Validator(_Checker):
             key: value if value is not None else SPRT_KEYS[key].default
             for key, value in values.items()
         }
+
+    def knockout(
+        self, bots: tuple[BotSpec, ...], seats: tuple[int, ...], fmt: str, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``[knockout]`` with its defaults for a knockout (``{}`` for another format);
+        ``swiss`` and ``knockout`` checked against the keys they cannot go with."""
+        table = self.table("knockout")
+        if fmt not in DYNAMIC_FORMATS:
+            if table:
+                self.fail(("knockout",), '[knockout] is only used with format = "knockout"')
+            return {}
+        if "games" in given:
+            self.fail(("games",), f'format = "{fmt}" plays its own number of games: no games')
+        if fmt == "swiss" and len(bots) < max(seats):
+            self.fail(("bots",), f"a Swiss of {max(seats)} seats needs at least that many bots")
+        if fmt == "swiss" and len(seats) > 1:
+            self.fail(("seats",), 'format = "swiss" plays one seat count')
+        if fmt == "swiss":
+            if table:
+                self.fail(("knockout",), '[knockout] is only used with format = "knockout"')
+            return {}
+        if seats != (2,):
+            self.fail(("seats",), 'format = "knockout" plays two-player ties: seats = 2')
+        if "rounds" in given:
+            self.fail(("rounds",), 'format = "knockout" plays until one bot is left: no rounds')
+        self.known_keys(table, ("knockout",), tuple(KNOCKOUT_KEYS))
+        values = {}
+        for key, option in KNOCKOUT_KEYS.items():
+            value = self.checked(table, ("knockout", key), option)
+            values[key] = option.default if value is None else value
+            if values[key] % 2:
+                self.fail(("knockout", key), f"[knockout] {key} must be even (seats alternate)")
+        return values
 
     def transport_options(self) -> dict[str, dict[str, Any]]:
         return self.plugin_options("transport_options", self.registries.transports)

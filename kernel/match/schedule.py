@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import comb, factorial
-from typing import Literal
+from typing import Literal, Protocol
 
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import ScheduledGame
@@ -181,6 +181,28 @@ class Schedule:
         return self.round[index % len(self.round)]
 
 
+class RoundView(Protocol):
+    """What the pending games and sessions read of a round: its bots, its length (how far
+    seatings repeat) and the seat counts of a range of games."""
+
+    names: tuple[str, ...]
+
+    def __len__(self) -> int: ...
+    def seat_counts(self, indexes: range) -> set[int]: ...
+
+
+class Games(Protocol):
+    """A schedule as the pending games and sessions read it: a :class:`Schedule`, or one
+    stage of a format whose games depend on the results
+    (:class:`~arena_kernel.match.stages.StageSchedule`)."""
+
+    @property
+    def round(self) -> RoundView: ...
+    def __len__(self) -> int: ...
+    def game(self, index: int, session: int = 0) -> ScheduledGame: ...
+    def seating(self, index: int) -> tuple[str, ...]: ...
+
+
 class Pending:
     """The games of a schedule not stored yet, in schedule order, by position.
 
@@ -189,7 +211,7 @@ class Pending:
     million games holds a few ranges, not a million numbers.
     """
 
-    def __init__(self, schedule: Schedule, stored: Iterable[range]) -> None:
+    def __init__(self, schedule: Games, stored: Iterable[range]) -> None:
         self.schedule = schedule
         self.ranges = _missing(stored, len(schedule))
         """The pending schedule indexes, as ascending ranges."""

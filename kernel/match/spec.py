@@ -187,7 +187,20 @@ SPRT_KEYS: Mapping[str, Option] = {
 """The keys of ``[sprt]``: a sequential probability ratio test of the first bot against
 the second (docs/sprt.md)."""
 
-FORMATS = ("round-robin", "gauntlet")
+KNOCKOUT_KEYS: Mapping[str, Option] = {
+    "games": Option(2, "Games per tie (even: each bot plays each seat equally often).", minimum=2),
+    "tiebreak": Option(
+        2,
+        "Extra games (even) a tie plays when its games leave the two bots level; still "
+        "level after them, the higher seed goes through.",
+        minimum=0,
+    ),
+}
+"""The keys of ``[knockout]`` (``format = "knockout"``)."""
+
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
+DYNAMIC_FORMATS = ("swiss", "knockout")
+"""Formats whose games depend on the results so far: played a stage at a time."""
 SEATINGS = ("rotations", "permutations")
 
 
@@ -256,11 +269,14 @@ class MatchSpec:
         default_text="the game's smallest count",
         keyed_as=_first_seats_form,
     )
-    format: Literal["round-robin", "gauntlet"] = declare(
+    format: Literal["round-robin", "gauntlet", "swiss", "knockout"] = declare(
         Option(
             "round-robin",
             '"round-robin": every group of `seats` bots plays (of each size). "gauntlet": '
-            "only the groups that include the challenger.",
+            'only the groups that include the challenger. "swiss": `rounds` rounds, each '
+            "pairing bots (groups of `seats`) of similar score from the results so far. "
+            '"knockout": a seeded bracket of two-player ties ([knockout]), the bots\' order '
+            "as seeds.",
             choices=FORMATS,
         ),
         ALWAYS,
@@ -401,6 +417,12 @@ class MatchSpec:
         ),
         NONE,
         table=SANDBOX_KEYS,
+    )
+    knockout: Mapping[str, Any] = declare(
+        Option({}, 'The ties of format = "knockout".'),
+        SET,
+        table=KNOCKOUT_KEYS,
+        example={"games": 2, "tiebreak": 2},
     )
     sprt: Mapping[str, Any] = declare(
         Option(

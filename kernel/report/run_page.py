@@ -49,9 +49,7 @@ def run_pages(
     games = sorted(view.games, key=lambda g: g.index)
     bots = roster(games, [str(b["name"]) for b in spec.get("bots", [])])
     scorers, ranking = scorers_of(spec)
-    tables, faults, sprt = run_standings(
-        games, bots, scorers, scorer_class, spec.get("sprt") or None
-    )
+    tables, faults, sprt, own = run_standings(games, bots, scorers, scorer_class, spec)
     title = f"run {run.run_id}: {run.name}"
     stored = f"{run.done_games} of {run.total_games} games stored"
     if view.finished is None and run.done_games < run.total_games:
@@ -63,7 +61,8 @@ def run_pages(
             f'<p class="subtitle">{esc(run.game)}: {esc(stored)}</p>',
             _settings(view, scorers, ranking),
             _standings(tables, scorers, ranking, bots),
-            _sprt(sprt),
+            _panel(own, "format"),
+            _panel(sprt, "sprt"),
             _faults(faults),
             _stats(view.stats),
             _cross(games, bots),
@@ -155,14 +154,15 @@ def _standings(
     return "".join(parts)
 
 
-def _sprt(test: Standings | None) -> str:
-    """The run's SPRT (nothing for a run without one): LLR, bounds, decision, Elo."""
-    if test is None:
+def _panel(extra: Standings | None, anchor: str) -> str:
+    """A table beside the scorers' (the run's SPRT, a Swiss's scores, a knockout's
+    bracket); nothing for a run without it."""
+    if extra is None:
         return ""
-    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in test.notes)
+    notes = "".join(f'<p class="note">{esc(n)}</p>' for n in extra.notes)
     return (
-        f'<section class="panel" id="sprt"><h2>{esc(test.title)}</h2>'
-        f"{table(test.columns, test.rows)}{notes}</section>"
+        f'<section class="panel" id="{anchor}"><h2>{esc(extra.title)}</h2>'
+        f"{table(extra.columns, extra.rows)}{notes}</section>"
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +15,7 @@ from arena_kernel.errors import SetupError
 from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
+from arena_kernel.match.stages import Stages, StageSchedule
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
 from arena_kernel.registries.observers import Observers
@@ -48,6 +49,8 @@ class RunSummary:
     faults: Standings | None = None
     sprt: Standings | None = None
     """The run's SPRT as a table (None without ``[sprt]``)."""
+    format: Standings | None = None
+    """The format's own table (a Swiss's scores, a knockout's bracket), or None."""
     stopped: str | None = None
     """Why the run stopped before its schedule's end (its SPRT decided), or None."""
     sandboxes: dict[str, int] = field(default_factory=dict)
@@ -111,39 +114,53 @@ class Runner:
                 await self.executor.aclose()
 
     async def _play_pending(self) -> RunSummary:
-        """Check the set-up, create (or resume) the run, play what is not stored yet."""
+        """Check the set-up, create (or resume) the run, play what is not stored yet (a
+        stage at a time for a format whose games depend on the results so far)."""
         spec = self.spec
+        record = spec_record(spec)
+        self.stages = Stages.of(record)
         stored = self.store.find_run(spec.key())
-        done = self.store.stored_indexes(stored.run_id) if stored is not None else []
-        self.sprt = self._sprt(stored.run_id if stored is not None else None)
-        pending = Pending(self.schedule, done)
+        stored_id = stored.run_id if stored is not None else None
+        self.sprt = self._sprt(stored_id)
+        if self.stages is None:
+            total = len(self.schedule)
+            done = self.store.stored_indexes(stored_id) if stored_id is not None else []
+            pending = Pending(self.schedule, done)
+            skipped = total - len(pending)
+        else:
+            total = self.stages.most_games
+            results = self.store.results(stored_id) if stored_id is not None else []
+            pending = self._stage(results)
+            skipped = len(results)
         sessions = Sessions(pending, self.lifetime, spec.concurrency)
         playing = bool(sessions) and not (self.sprt is not None and self.sprt.decided)
         if playing:
             await self.executor.prepare(sessions)
-        self.run = self.store.open_run(
-            spec.key(), spec.name, spec.game, spec_record(spec), len(self.schedule)
-        )
+        self.run = self.store.open_run(spec.key(), spec.name, spec.game, record, total)
         if playing and starts_any(self.match, self.match.bots):
             self.run = dataclasses.replace(
                 self.run, sandbox=self.executor.sandbox, sandbox_note=self.executor.sandbox_note
             )
-        self.summary = RunSummary(self.run, skipped=len(self.schedule) - len(pending))
+        self.summary = RunSummary(self.run, skipped=skipped)
         self.log_root = spec.logs / f"run-{self.run.run_id}"
         self.disqualified = self.store.disqualified(self.run.run_id)
         self.observers.notify(hookspecs.arena_run_start, run=self.run)
         try:
             if playing:
                 await self.executor.play(self._until_decided(iter(sessions)), self)
+                await self._later_stages(pending)
         except SetupError as exc:
-            left = len(pending) - self.summary.played
+            left = (
+                f"{len(pending) - self.summary.played} of its games not played"
+                if self.stages is None
+                else "the rest of its games not played"
+            )
             raise SetupError(
-                f"{exc} (the run stopped with {left} of its games not played; "
-                "run it again to play them)"
+                f"{exc} (the run stopped with {left}; run it again to play them)"
             ) from None
         decided = self.sprt is not None and self.sprt.decided
         done_games = self.store.run(self.run.run_id).done_games
-        if done_games == len(self.schedule) or decided:
+        if self._over(done_games) or decided:
             self.store.finish_run(self.run.run_id)
         if decided and done_games < len(self.schedule):
             assert self.sprt is not None
@@ -153,7 +170,9 @@ class Runner:
                 f"{len(self.schedule) - done_games} of its games not played"
             )
         results = self.store.results(self.run.run_id)
-        self.summary.standings, self.summary.faults, self.summary.sprt = self.standings(results)
+        standings = self.standings(results)
+        self.summary.standings, self.summary.faults = standings.tables, standings.faults
+        self.summary.sprt, self.summary.format = standings.sprt, standings.format
         self.summary.sandboxes = sandbox_counts(results)
         self.observers.notify(
             hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
@@ -166,8 +185,36 @@ class Runner:
         names = [b.name for b in self.spec.bots]
         spec = self.spec
         return run_standings(
-            results, names, spec.scorers, self.registries.scorers.cls, spec.sprt or None
+            results, names, spec.scorers, self.registries.scorers.cls, spec_record(spec)
         )
+
+    def _stage(self, results: Sequence[StoredGame]) -> Pending:
+        """The games of the run's next stage (``self.stages``), from the stored ones."""
+        assert self.stages is not None
+        games = self.stages.to_play(results)
+        names = [bot.name for bot in self.spec.bots]
+        schedule = StageSchedule(games, self.spec.seed, self.stages.most_games, names)
+        return Pending(schedule, schedule.others())
+
+    async def _later_stages(self, first: Pending) -> None:
+        """Play the stages after the first, each worked out from the games stored when
+        the one before has ended, until none is left. A stage whose games could not be
+        stored (a referee error on each) is not tried again in this run."""
+        previous = _indexes(first)
+        while self.stages is not None:
+            pending = self._stage(self.store.results(self.run.run_id))
+            indexes = _indexes(pending)
+            if not indexes or indexes == previous:
+                return
+            previous = indexes
+            sessions = Sessions(pending, self.lifetime, self.spec.concurrency)
+            await self.executor.play(iter(sessions), self)
+
+    def _over(self, done_games: int) -> bool:
+        """Whether every game of the run is stored (for a staged format: no stage left)."""
+        if self.stages is None:
+            return done_games == len(self.schedule)
+        return not self.stages.to_play(self.store.results(self.run.run_id))
 
     def _sprt(self, run_id: int | None) -> SprtTracker | None:
         """The run's SPRT (None without ``[sprt]``), fed with the games already stored."""
@@ -223,3 +270,7 @@ class Runner:
         except OSError as write_error:
             raise SetupError(f"cannot write {path}: {os_error(write_error)}") from None
         self.summary.errors.append(f"{label}: {message} (see {path})")
+
+
+def _indexes(pending: Pending) -> list[int]:
+    return [pending.index(position) for position in range(len(pending))]

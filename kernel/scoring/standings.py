@@ -13,12 +13,14 @@ from arena_kernel.scoring.sprt_run import sprt_standings
 
 class RunStandings(NamedTuple):
     """One table per scorer, in the order the match file names them, the games each bot
-    lost with a fault of its own (None when no bot lost a game to a fault), and the run's
-    SPRT (None for a run without one)."""
+    lost with a fault of its own (None when no bot lost a game to a fault), the run's SPRT
+    and its format's own table (a Swiss's scores, a knockout's bracket), None where the
+    run has none."""
 
     tables: list[Standings]
     faults: Standings | None
     sprt: Standings | None = None
+    format: Standings | None = None
 
 
 def run_standings(
@@ -26,12 +28,18 @@ def run_standings(
     bots: Sequence[str],
     scorers: Sequence[str],
     scorer_class: Callable[[str], type[Scorer]],
-    sprt: Mapping[str, Any] | None = None,
+    spec: Mapping[str, Any] | None = None,
 ) -> RunStandings:
     """The standings of a run's stored ``results`` for its ``bots`` (in the match file's
     order), by each of ``scorers``; ``scorer_class`` finds a scorer by name (a registry's
-    ``cls``, which names the installed ones when one is missing). ``sprt`` is the run's
-    ``[sprt]`` table, if it has one."""
+    ``cls``, which names the installed ones when one is missing). ``spec`` is the run's
+    stored spec: its ``[sprt]`` and its format add their tables."""
+    from arena_kernel.match.stages import Stages
+
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
+    spec = spec or {}
+    sprt = spec.get("sprt")
     test = sprt_standings(results, bots, sprt) if sprt else None
-    return RunStandings(tables, fault_losses(results, bots), test)
+    stages = Stages.of(spec) if spec.get("format") else None
+    own = stages.table(results) if stages is not None else None
+    return RunStandings(tables, fault_losses(results, bots), test, own)

@@ -126,6 +126,26 @@ def test_the_cluster_stores_the_games_the_local_executor_stores(
     assert [t.rows for t in summary.standings] == [t.rows for t in here.standings]
 
 
+SWISS = 'game = "nim"\nformat = "swiss"\nrounds = 3\nseed = 8\n' + "".join(
+    f'[[bots]]\nname = "n{i}"\ncmd = ["{PYTHON}", "-m", "arena_kernel.testing.nim_bot", '
+    f'"random", "--seed", "{i}"]\n'
+    for i in range(7)
+)
+"""A Swiss of 7 seeded Nim bots: each round's pairing (and bye) follows the results."""
+
+
+def test_a_swiss_on_the_cluster_pairs_and_stores_as_the_local_executor(
+    write_match, dask_cluster, tmp_path: Path
+) -> None:
+    apart = f'database = "{tmp_path / "local.sqlite"}"\nlogs = "{tmp_path / "local-logs"}"\n'
+    here = run_prepared(prepare(write_match(apart + SWISS, name="local.toml")))
+    summary = on_cluster(write_match(SWISS, name="remote.toml"), dask_cluster.scheduler_address)
+
+    assert summary.errors == here.errors == [] and summary.played == here.played == 9
+    assert game_outcomes(summary.run.database) == game_outcomes(here.run.database)
+    assert summary.format is not None and summary.format.rows == here.format.rows
+
+
 def test_the_bots_stderr_comes_back_to_the_coordinators_logs(write_match, dask_cluster) -> None:
     summary = on_cluster(
         write_match(NIM.format(talk=TALK, rounds=1)), dask_cluster.scheduler_address

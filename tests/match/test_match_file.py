@@ -239,7 +239,7 @@ def test_wrong_type_says_expected_and_actual(fails: Fails) -> None:
         ("plugins = [1]", "plugins: item 1 must be a string, not an integer (1)"),
         (
             'format = "roundrobin"',
-            'format must be "round-robin" or "gauntlet", not "roundrobin" '
+            'format must be "round-robin", "gauntlet", "swiss" or "knockout", not "roundrobin" '
             '(did you mean "round-robin"?)',
         ),
         ('challenger = "a"', 'challenger is only used with format = "gauntlet"'),

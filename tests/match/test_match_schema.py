@@ -169,7 +169,7 @@ def test_only_the_fields_of_the_first_run_key_are_always_in_it() -> None:
         },
         BotSpec: {"name", "cmd", "builtin", "args", "inproc", "connect", "transport", "env", "cwd"},
     }  # fmt: skip
-    added = {MatchSpec: {"sprt"}, BotSpec: set()}  # in the key only where a file sets them
+    added = {MatchSpec: {"sprt", "knockout"}, BotSpec: set()}  # in the key where a file sets them
     for spec, fields in always.items():
         assert {e.field for e in declared(spec) if e.key.identity is Identity.ALWAYS} == fields
         assert {e.field for e in declared(spec) if e.key.identity is Identity.SET} == added[spec]

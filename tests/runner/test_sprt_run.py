@@ -11,6 +11,7 @@ import pytest
 from arena_kernel.errors import MatchFileError
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.store import Store
+from arena_kernel.testkit import write_report
 
 SPRT = """
 game = "nim"
@@ -57,6 +58,10 @@ def test_the_run_stops_when_the_test_decides(write_match, first, second, decisio
     with Store(Path(summary.run.database)) as store:
         (record,) = store.run_records()
         assert record.finished is not None, "a decided run is finished"
+
+    index = write_report(summary.run.database, Path(summary.run.database).parent / "report")
+    page = index.read_text()
+    assert "<h2>SPRT: " in page and f"{decision} accepted" in page
 
     again = run_match(write_match(SPRT.format(first=first, second=second)))
     assert (again.played, again.stopped) == (0, summary.stopped), "a decided run plays no more"

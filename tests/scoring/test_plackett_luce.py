@@ -15,6 +15,7 @@ from statistics import NormalDist
 
 import pytest
 
+from arena_kernel.cli.tables import cell
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.scoring.base import Standings
 from arena_kernel.scoring.builtin import arena_register_scorers
@@ -392,5 +393,5 @@ def test_a_match_of_three_seats_ranked_by_plackett_luce(write_match: Callable[..
     title = lines.index("Plackett-Luce")
     assert lines[title + 1].split() == ["bot", "rating", "±95%", "games", "mean", "rank"]
     printed = [line.split() for line in lines[title + 3 : title + 7]]
-    assert printed == [[str(value) for value in row] for row in luce.rows]
+    assert printed == [[cell(value) for value in row] for row in luce.rows]
     assert wins.title == "Wins"

@@ -68,5 +68,5 @@ def test_a_run_prints_what_its_stored_results_give(tmp_path: Path) -> None:
     again = run_standings(
         results, ["optimal", "random", "quitter"], ["wins", "elo"], registries.scorers.cls
     )
-    assert (summary.standings, summary.faults, summary.sprt) == again
+    assert (summary.standings, summary.faults, summary.sprt, summary.format) == again
     assert again.faults is not None and again.faults.rows[0][0] == "quitter"
