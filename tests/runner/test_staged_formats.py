@@ -83,3 +83,20 @@ def test_a_knockout_with_byes(write_match) -> None:
     ):
         seatings = [g.seating for g in tie_games]
         assert all(a == b[::-1] for a, b in itertools.pairwise(seatings)), "seats alternate"
+
+
+def test_a_swiss_of_three_seats_gives_the_odd_bot_out_a_bye(write_match) -> None:
+    text = 'game = "nim"\nformat = "swiss"\nseats = 3\nrounds = 3\nseed = 4\n'
+    summary = run_match(write_match(text + "[game_options]\npile = 9\nspread = 9\n" + bots(7)))
+
+    assert summary.errors == [] and summary.played == 3 * 2
+    games = sorted(stored(summary), key=lambda g: g.index)
+    sitting_out = []
+    for r in range(3):
+        seated = [bot for game in games[2 * r : 2 * r + 2] for bot in game.seating]
+        assert len(seated) == len(set(seated)) == 6 and all(len(g.seating) == 3 for g in games)
+        (out,) = {f"b{i:02}" for i in range(7)} - set(seated)
+        sitting_out.append(out)
+    assert len(set(sitting_out)) == 3, "a different bot has the bye each round"
+    scores = dict(summary.format.rows)
+    assert all(scores[bot] >= 1 for bot in sitting_out), "a bye is worth a point"
