@@ -13,8 +13,12 @@ gives its tasks to another one, and gives up on a task that killed its workers t
   alone writes the store, one transaction per game, as each session ends;
 - a session is stored only when it has ended, so a session cut short by a dying worker
   leaves nothing behind and is played again whole (its bots' processes belong together);
-- a few sessions more than the cluster has threads are submitted at a time, the next ones
-  as results come back: a schedule of a million games is never all in the scheduler;
+- as many sessions as the cluster has threads are submitted at a time, the next ones as
+  results come back: a schedule of a million games is never all in the scheduler, and a
+  worker holds only the sessions it plays. (Dask blames a worker's death on every task
+  the worker holds, so a session queued behind one that crashes its worker would be
+  counted as crashing too: the cluster started here gives each thread one task at most,
+  ``worker-saturation`` 1.0.)
 - before the first game, every worker checks that it can start every bot
   (:func:`~arena_kernel.executors.remote.check_worker`).
 """
@@ -38,9 +42,6 @@ if TYPE_CHECKING:  # registering an executor imports no game, no referee and no 
     from arena_kernel.executors.remote import SessionResult, WorkerCheck, WorkerSetup
     from arena_kernel.match.resolved import ResolvedMatch
     from arena_kernel.match.schedule import Session, Sessions
-
-AHEAD = 2
-"""Sessions submitted per worker thread: one playing, the next ready to start."""
 
 
 class DaskExecutor(Executor):
@@ -126,7 +127,11 @@ class DaskExecutor(Executor):
             import dask
 
             tries = self.config["tries"]
-            with dask.config.set({"distributed.scheduler.allowed-failures": tries - 1}):
+            settings = {
+                "distributed.scheduler.allowed-failures": tries - 1,
+                "distributed.scheduler.worker-saturation": 1.0,
+            }
+            with dask.config.set(settings):
                 self.cluster = await distributed.LocalCluster(
                     n_workers=self.config["workers"],
                     threads_per_worker=self.config["threads"],
@@ -163,7 +168,7 @@ class DaskExecutor(Executor):
                 _play_on_this_worker, self.setup, session, disqualified, key=key, pure=False
             )
 
-        first = [submit(s) for s in itertools.islice(sessions, AHEAD * self.threads)]
+        first = [submit(s) for s in itertools.islice(sessions, self.threads)]
         finished = distributed.as_completed(first)
         try:
             async for future in finished:

@@ -97,12 +97,19 @@ def _cpu_seconds(pid: int, *, children: bool = False) -> float | None:
 
 def _group_running(pgid: int) -> bool:
     """Whether a process of the group is still running; zombies (already dead, waiting for
-    whoever reaps orphans) do not count. Only a group that forked needs the ``/proc`` scan."""
+    whoever reaps orphans) do not count. Only a group that forked needs the ``/proc`` scan.
+
+    A scan the arena cannot make (out of file descriptors, as a bot holding connections
+    can make it) answers no: the group has had its SIGKILL, and what still runs of it is
+    ended by the run's last sweep, or by the warden."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
-    return any(True for _ in group_members(pgid, living=True))
+    try:
+        return any(True for _ in group_members(pgid, living=True))
+    except OSError:
+        return False
 
 
 @functools.cache
@@ -282,7 +289,8 @@ class BotProcess:
             while _group_running(self.pid) and time.monotonic() < deadline:
                 self._signal_group(signal.SIGKILL)
                 await asyncio.sleep(0.002)
-            await reaper.sweep()
+            with contextlib.suppress(OSError):  # no descriptor for /proc: see _group_running
+                await reaper.sweep()
         except asyncio.CancelledError:
             self._end_now()
             raise
