@@ -26,17 +26,21 @@ Why: the dask executor sends every session to a worker and gets its records back
 the local executor does not pay; on one machine, it shows what that costs in throughput
 and what the coordinator still spends per game when it no longer plays the games.
 
-Measured here (2026-11-27, 2 cores, Python 3.11.7, 3 trials of 120 games, about 110 s):
+Measured here (2026-11-27, 2 cores, Python 3.11.7, 3 trials of 120 games; a test suite
+ran on the same machine at the time, so take the ratios, not the rates):
 
     executor    games/s  wall s  CPU ms/game  + bots
-    local          13.0    9.26         21.9    32.8
-    dask 1x2       11.0   10.91          5.5     0.0
-    dask 2x1       10.9   11.00          6.2     0.0
+    local          20.8    5.78         20.5    30.2
+    dask 1x2       14.4    8.33          6.1     0.0
+    dask 2x1       14.5    8.29          6.3     0.0
 
-On two cores the cluster plays 15 % fewer games a second than the local executor (its
-workers, the scheduler and the coordinator share the cores with the bots), and one worker
-of two threads does as well as two of one; the coordinator spends about a quarter of the
-local executor's CPU time per game (it stores the games but plays none).
+On two cores the cluster plays about 30 % fewer games a second than the local executor:
+its workers, the scheduler and the coordinator share the cores with the bots, and each
+session's record travels back through the scheduler before the next one is submitted
+(one session per worker thread at a time). One worker of two threads does as well as two
+of one; the coordinator spends under a third of the local executor's CPU time per game
+(it stores the games but plays none), which is what lets one coordinator feed many
+machines.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 - ``arena_node``: the path of Node.js; skips without it.
 - ``sandbox``: this machine's sandbox probe, for tests of sandboxed bots; skips where bots
   cannot be sandboxed, and fails instead under ``CI=true``.
-- ``dask_cluster``: a Dask ``LocalCluster`` of two worker processes for the test session
+- ``dask_cluster``: a Dask ``LocalCluster`` of two worker processes for a test module
   (its ``scheduler_address`` is what ``executor_options.dask.scheduler`` and ``arena run
   --scheduler`` take); skips without ``distributed``, and fails instead under ``CI=true``.
 - ``report_browser``: a headless Chromium to check a written report's pages in (see
@@ -138,11 +138,13 @@ def sandbox() -> Probe:
     return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_cluster() -> Iterator[Any]:
-    """A Dask cluster of two worker processes on this machine, shared by the session's
+    """A Dask cluster of two worker processes on this machine, shared by one module's
     tests (a test that kills a worker makes a cluster of its own:
-    :func:`arena_kernel.testing.cluster.local_cluster`)."""
+    :func:`arena_kernel.testing.cluster.local_cluster`). Closed after the module: its
+    connections come and go in a thread of the test process, which a later test counting
+    its own file descriptors must not see."""
     from arena_kernel.testing.cluster import local_cluster
 
     with local_cluster() as cluster:
