@@ -62,6 +62,9 @@ class FaultKind(StrEnum):
     """The bot never started or never connected."""
     FLOOD = "flood"
     """Too many unsolicited messages waiting to be read."""
+    WALL_CAP = "wall-cap"
+    """No reply within the wall-clock cap of a CPU-time clock (``[clock] mode = "cpu"``):
+    the bot slept or blocked while its CPU time was still within the limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,8 @@ class Event:
     ``kind``: ``send`` (to ``seat``), ``recv`` (from ``seat``; ``elapsed`` is the measured
     reply time when it answered a request), ``late`` (a reply to a request that had timed
     out), ``fault``, ``note`` (the referee's commentary). A bot's stderr is not logged here
-    but in its capped per-game stderr file.
+    but in its capped per-game stderr file. ``cpu`` is the CPU time the bot's processes used
+    for a reply, measured on CPU-time clocks only (``[clock] mode = "cpu"``).
     """
 
     t: float
@@ -123,6 +127,7 @@ class Event:
     seat: int | None
     text: str
     elapsed: float | None = None
+    cpu: float | None = None
 
 
 @dataclass

@@ -692,11 +692,11 @@ class _Validator(_Checker):
         """A table-valued key (``{}`` when not written)."""
         return self.checked(self.raw, (field,), self.entries[field].key.option) or {}
 
-    def clock(self, game_cls: type[Game[Any]]) -> dict[str, float | None]:
+    def clock(self, game_cls: type[Game[Any]]) -> dict[str, float | str | None]:
         """The game's clocks with the file's on top (``game = 0``: no budget)."""
         table = self.table("clock")
         self.known_keys(table, ("clock",), tuple(CLOCK_KEYS))
-        overrides: dict[str, float | None] = {}
+        overrides: dict[str, float | str | None] = {}
         for key, option in CLOCK_KEYS.items():
             value = self.checked(table, ("clock", key), option)
             if value is not None:

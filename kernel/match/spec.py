@@ -18,6 +18,7 @@ from typing import Any, Literal
 from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.match.schema import Identity, declare, identity
 from arena_kernel.options import Option
+from arena_kernel.referee.clocks import MODES, Clocks
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.base import Limits
 
@@ -139,8 +140,38 @@ CLOCK_KEYS: Mapping[str, Option] = {
     "kill": Option(
         None, "Between SIGTERM and SIGKILL when a bot's game is over.", type=float, minimum=0
     ),
+    "mode": Option(
+        None,
+        'What the limits measure: "wall" (time from request to reply) or "cpu" (CPU time '
+        "the bot's processes use meanwhile; see docs/clocks.md).",
+        type=str,
+        choices=MODES,
+    ),
+    "wall_cap": Option(
+        None,
+        'In "cpu" mode, the most a reply may take by the wall clock, as a multiple of its limit.',
+        type=float,
+        minimum=1,
+    ),
 }
-"""The keys of ``[clock]``, in seconds; each defaults to the game's."""
+"""The keys of ``[clock]``, in seconds but ``mode`` and ``wall_cap``; each defaults to the
+game's (a game sets times only: the mode and the cap default to the kernel's)."""
+
+_KERNEL_CLOCKS = Clocks()
+_FIRST_CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
+"""The clocks of the run key's first form."""
+
+
+def _first_clock_form(clock: Mapping[str, Any]) -> dict[str, Any]:
+    """The clocks as run keys have always held them: a key added since (the mode, the wall
+    cap) is in the key only when it differs from the kernel's default, so that the stored
+    runs of files that do not set it keep their keys."""
+    return {
+        name: value
+        for name, value in clock.items()
+        if name in _FIRST_CLOCK_KEYS or value != getattr(_KERNEL_CLOCKS, name)
+    }
+
 
 _KERNEL_LIMITS = Limits()
 LIMIT_KEYS: Mapping[str, Option] = {
@@ -395,11 +426,12 @@ class MatchSpec:
         name="max_message_kb",
         unit=1024,
     )
-    clock: Mapping[str, float | None] = declare(
+    clock: Mapping[str, float | str | None] = declare(
         Option({}, "Time limits in seconds, on top of the game's."),
         ALWAYS,
         table=CLOCK_KEYS,
         default_text="the game's",
+        keyed_as=_first_clock_form,
     )
     limits: Limits = declare(
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),

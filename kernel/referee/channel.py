@@ -20,6 +20,7 @@ from arena_kernel.model import Fault, FaultKind
 from arena_kernel.referee.alarm import Cancellable, Scheduler, alarm
 from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
 from arena_kernel.transports.base import Connection
+from arena_kernel.transports.cpu_meter import CpuMeter
 
 MAX_PENDING = 1000
 """Unsolicited messages kept for the next request; beyond that the bot is flooding."""
@@ -32,10 +33,32 @@ bytes no codec can frame)."""
 TIMED_OUT = Fault(FaultKind.TIMEOUT, "no reply")
 """How a request that got no reply in time ends; the table names the clock that ran out."""
 
-Outcome = tuple[Any, float]
+WALL_CAPPED = Fault(FaultKind.WALL_CAP, "no reply")
+"""How a request on a CPU-time clock ends that got no reply within its wall-clock cap."""
+
+Outcome = tuple[Any, float, float | None]
 """How a request ended: (the decoded message, or the :class:`Fault` instead of it, the
-measured seconds). A decoder's items have the same shape: a codec fault stands in the
-message's place."""
+measured seconds, the CPU seconds the bot used meanwhile on a CPU-time clock, else None).
+A codec fault stands in the message's place."""
+
+CPU_STEP = 0.001
+"""The least wait before a CPU-time clock looks again at a bot that is short of its limit."""
+
+
+class _CpuWatch:
+    """One request on a CPU-time clock: the bot's CPU time when it began, and its limit."""
+
+    __slots__ = ("base", "limit", "meter")
+
+    def __init__(self, meter: CpuMeter, base: float, limit: float) -> None:
+        self.meter = meter
+        self.base = base
+        self.limit = limit
+
+    def used(self) -> float | None:
+        """CPU seconds used since the request (None: the bot's processes are gone)."""
+        now = self.meter.seconds()
+        return None if now is None else max(now - self.base, 0.0)
 
 
 class Channel:
@@ -46,6 +69,11 @@ class Channel:
     reply. After a request timed out, the next message the bot sends is its late answer to
     that request (bots answer in order), so it is logged as ``late`` and queued too, never
     taken as the answer to a later request.
+
+    On a CPU-time clock (see :meth:`request`) a reply is also judged by the CPU time the
+    bot's processes used since the request, read as the reply is read and whenever the
+    clock looks again (at the limit by the wall clock, then as often as the CPU left
+    says); its deadline is then the wall-clock cap.
 
     A reply is judged by when it was read, stamped as it comes off the wire, against its
     request's deadline: on a busy event loop the timer that ends a request may run after
@@ -63,11 +91,14 @@ class Channel:
 
     __slots__ = (
         "_alarm",
+        "_check_at",
+        "_cpu",
         "_deadline",
         "_decoder",
         "_hang_up",
         "_inbox",
         "_loop",
+        "_meter",
         "_owed",
         "_pending_bytes",
         "_sent_at",
@@ -116,6 +147,11 @@ class Channel:
         cancelled: then it is done)."""
         self._sent_at = 0.0
         self._deadline = 0.0
+        self._check_at = 0.0
+        """When the timer is next to look at the waiting request: its deadline, or on a
+        CPU-time clock the instant its CPU time could reach the limit at the earliest."""
+        self._cpu: _CpuWatch | None = None
+        self._meter = connection.cpu_meter if connection is not None else None
         self._timer: Cancellable | None = None
         self._timer_at = 0.0
         self.started = (
@@ -203,12 +239,18 @@ class Channel:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             if arrived > self._deadline:
-                self._time_out(waiter)
+                self._time_out(waiter, arrived)
             else:
                 self._end(waiter, fault, arrived - self._sent_at)
 
     def _log_received(
-        self, message: Any, raw: bytes, kind: str, arrived: float, elapsed: float | None
+        self,
+        message: Any,
+        raw: bytes,
+        kind: str,
+        arrived: float,
+        elapsed: float | None,
+        cpu: float | None = None,
     ) -> None:
         """A received message (``kind`` ``recv`` or ``late``), or the codec's fault; one
         that answers no request only while the log still keeps those of this seat."""
@@ -216,28 +258,33 @@ class Channel:
         if log is None or (elapsed is None and not log.admit_unsolicited(self.seat)):
             return
         if isinstance(message, Fault):
-            log.record((arrived, "fault", self.seat, f"{message}: {wire_text(raw)}", elapsed))
+            fault = f"{message}: {wire_text(raw)}"
+            log.record((arrived, "fault", self.seat, fault, elapsed, cpu))
         else:
             text = raw if len(raw) <= MAX_LOGGED_TEXT else wire_text(raw)
-            log.record((arrived, kind, self.seat, text, elapsed))
+            log.record((arrived, kind, self.seat, text, elapsed, cpu))
 
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
         for item in items:
             if self.closed is not None:
                 return  # flooded by the items before: the rest are dropped unread
             waiter = self._waiter
-            if waiter is not None and (waiter.done() or arrived > self._deadline):
-                if not waiter.done():
+            cpu = None
+            if waiter is not None and not waiter.done():
+                if arrived > self._deadline:
                     # Too late, even though the timer that says so has not run yet.
-                    self._time_out(waiter)
-                waiter = None
-            if waiter is None or self._owed:
+                    self._time_out(waiter, arrived)
+                elif self._cpu is not None:
+                    cpu = self._cpu.used()
+                    if cpu is not None and cpu > self._cpu.limit:
+                        self._time_out(waiter, arrived, cpu)
+            if waiter is None or waiter.done() or self._owed:
                 self._unasked(item, arrived)
                 continue
             message, raw = item
             elapsed = arrived - self._sent_at
-            self._log_received(message, raw, "recv", arrived, elapsed)
-            self._end(waiter, message, elapsed)
+            self._log_received(message, raw, "recv", arrived, elapsed, cpu)
+            self._end(waiter, message, elapsed, cpu)
 
     def _unasked(self, item: tuple[Any, bytes], arrived: float) -> None:
         """A message that answers no waiting request: the late answer to one that timed
@@ -269,12 +316,23 @@ class Channel:
     def _write(self, data: bytes, stamp: float) -> None:
         if self.log is not None:
             text = data if len(data) <= MAX_LOGGED_TEXT else wire_text(data)
-            self.log.record((stamp, "send", self.seat, text, None))
+            self.log.record((stamp, "send", self.seat, text, None, None))
         if self.closed is None and self.connection is not None:
             self.connection.write(data)
 
+    @property
+    def cpu_timed(self) -> bool:
+        """Whether a CPU-time clock can time this bot (the arena started it, measuring)."""
+        return self._meter is not None
+
     def request(
-        self, message: Any, delay: float, *, queued: bool = False
+        self,
+        message: Any,
+        delay: float,
+        *,
+        queued: bool = False,
+        wall_cap: float | None = None,
+        from_start: bool = False,
     ) -> asyncio.Future[Outcome]:
         """Write ``message`` and return the future of its one :data:`Outcome`, due within
         ``delay`` s.
@@ -283,6 +341,11 @@ class Channel:
         such as Speed Clue's ``alive``), and with ``queued`` a message that already arrived
         answers at once. The stopwatch starts at the write; for an in-process bot, which
         answers inside the write, that includes its thinking.
+
+        ``wall_cap``: the request is on a CPU-time clock, if the bot can be timed so
+        (:attr:`cpu_timed`): ``delay`` is then CPU seconds, counted from the request (or
+        from the bot's start, ``from_start``), and ``wall_cap`` times ``delay`` is the
+        most it may take by the wall clock.
         """
         loop = self._loop
         if loop is None:
@@ -291,11 +354,21 @@ class Channel:
         waiter = loop.create_future()
         self._waiter = waiter
         data = None if message is None else self.codec.encode(message)
+        self._cpu = None
+        if wall_cap is not None and self._meter is not None:
+            base = 0.0 if from_start else self._meter.seconds()
+            if base is not None:
+                self._cpu = _CpuWatch(self._meter, base, delay)
         self._sent_at = sent_at = time.monotonic()
         self._pending_bytes = 0
         # Set before the write: the write itself may find the bot gone (too much written
         # to it unread), and that fault is judged against this request's deadline.
-        self._deadline = deadline = sent_at + delay
+        self._check_at = check_at = sent_at + delay
+        if self._cpu is not None:
+            assert wall_cap is not None
+            self._deadline = sent_at + delay * wall_cap
+        else:
+            self._deadline = check_at
         if data is not None:
             self._write(data, sent_at)
         if not waiter.done():
@@ -304,13 +377,13 @@ class Channel:
             elif self.closed is not None:
                 self._end(waiter, self.closed, 0.0)
         # One timer per channel, moved only when it would ring too late: each request's
-        # deadline is later than the one before, so a timer left over from an answered
-        # request simply rings, finds the new deadline and waits on. Most requests cost no
+        # first check is later than the one before, so a timer left over from an answered
+        # request simply rings, finds the new check and waits on. Most requests cost no
         # timer. (The alarm's clock is time.monotonic, as every stamp here.)
-        if self._timer is None or self._timer_at > deadline:
+        if self._timer is None or self._timer_at > check_at:
             if self._timer is not None:
                 self._timer.cancel()
-            self._set_timer(deadline)
+            self._set_timer(check_at)
         return waiter
 
     def _set_timer(self, when: float) -> None:
@@ -323,23 +396,53 @@ class Channel:
         waiter = self._waiter
         if waiter is None or waiter.done():
             return
-        if time.monotonic() >= self._deadline:
-            self._time_out(waiter)
+        now = time.monotonic()
+        if now < self._check_at:
+            self._set_timer(self._check_at)
+            return
+        watch = self._cpu
+        if watch is None or now >= self._deadline:
+            self._time_out(waiter, now)
+            return
+        used = watch.used()
+        if used is None:  # the bot is gone: its exit ends the request, or the cap does
+            self._check_at = self._deadline
+        elif used >= watch.limit:
+            self._time_out(waiter, now, used)
+            return
         else:
-            self._set_timer(self._deadline)
+            self._check_at = min(now + max(watch.limit - used, CPU_STEP), self._deadline)
+        self._set_timer(self._check_at)
 
-    def _time_out(self, waiter: asyncio.Future[Outcome]) -> None:
-        """End a request that got no reply in time; the bot still owes it (untagged)."""
+    def _time_out(
+        self, waiter: asyncio.Future[Outcome], now: float, cpu: float | None = None
+    ) -> None:
+        """End a request that got no reply in time: by the wall clock (its limit, or the
+        cap of a CPU-time clock), or with ``cpu`` seconds, past its CPU-time limit. The bot
+        still owes it (untagged)."""
         if not self.tagged:
             self._owed.append(self._sent_at)
-        self._end(waiter, TIMED_OUT, self._deadline - self._sent_at)
+        watch = self._cpu
+        if watch is None:
+            self._end(waiter, TIMED_OUT, self._deadline - self._sent_at)
+        elif cpu is not None:
+            self._end(waiter, TIMED_OUT, now - self._sent_at, cpu)
+        else:
+            used = watch.used()
+            self._end(waiter, WALL_CAPPED, self._deadline - self._sent_at, used)
 
-    def _end(self, waiter: asyncio.Future[Outcome], message: Any, elapsed: float) -> None:
+    def _end(
+        self,
+        waiter: asyncio.Future[Outcome],
+        message: Any,
+        elapsed: float,
+        cpu: float | None = None,
+    ) -> None:
         """End the waiting request with its outcome: every request ends here, answered,
         faulted or timed out."""
         self._waiter = None
         self.answered = True
-        waiter.set_result((message, elapsed))
+        waiter.set_result((message, elapsed, cpu))
 
     async def close(self) -> None:
         if self._timer is not None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal
+
+Mode = Literal["wall", "cpu"]
+MODES: tuple[Mode, ...] = ("wall", "cpu")
 
 
 @dataclass(frozen=True)
@@ -16,6 +19,13 @@ class Clocks:
     added to every limit to absorb scheduling jitter; ``game`` is an optional per-seat
     budget over the whole game (``None`` = no budget); ``kill`` is how long a bot gets
     between SIGTERM and SIGKILL at the end of its game.
+
+    ``mode`` says what the limits measure. ``"wall"``: the time from the request to the
+    reply, whatever else the machine is doing. ``"cpu"``: the CPU time (user and system)
+    the bot's processes use between the request and the reply, so that a bot is not
+    charged for the time it waits for a core on a busy machine; then ``wall_cap`` times a
+    request's limit is still the most it may take by the wall clock, so that a bot that
+    sleeps or blocks is ended too (a ``wall-cap`` fault). See docs/clocks.md.
     """
 
     startup: float = 10.0
@@ -23,6 +33,8 @@ class Clocks:
     grace: float = 0.1
     game: float | None = None
     kill: float = 0.5
+    mode: Mode = "wall"
+    wall_cap: float = 10.0
 
     def merged(self, overrides: dict[str, Any]) -> Clocks:
         """These clocks with a match file's ``[clock]`` table applied on top."""

@@ -24,9 +24,9 @@ MAX_UNSOLICITED_EVENTS = 1000
 was owed); the rest are counted, in a note at the end of the log, so that a spamming bot
 cannot fill the database."""
 
-Entry = tuple[float, str, int | None, bytes | str, float | None]
+Entry = tuple[float, str, int | None, bytes | str, float | None, float | None]
 """One event as recorded: (``time.monotonic()`` stamp, kind, seat, the bytes on the wire
-or the text itself, elapsed)."""
+or the text itself, elapsed, CPU time)."""
 
 
 def wire_text(raw: bytes) -> str:
@@ -64,8 +64,10 @@ class EventLog:
         if self._entries:
             t0 = self.t0
             self._built += [
-                Event(at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed)
-                for at, kind, seat, p, elapsed in self._entries
+                Event(
+                    at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed, cpu
+                )
+                for at, kind, seat, p, elapsed, cpu in self._entries
             ]
             self._entries.clear()
         notes = [
@@ -86,7 +88,7 @@ class EventLog:
 
     def add(self, kind: str, seat: int | None, text: str, elapsed: float | None = None) -> None:
         """Log an event that happens now (a fault, a note)."""
-        self.record((time.monotonic(), kind, seat, text, elapsed))
+        self.record((time.monotonic(), kind, seat, text, elapsed, None))
 
     def admit_unsolicited(self, seat: int | None) -> bool:
         """Count one message ``seat`` sent unasked; True while the log still keeps them."""

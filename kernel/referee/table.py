@@ -9,6 +9,11 @@ first reply includes its start-up (a cold JVM, a Racket source compiled on the f
 interpreter on a busy machine), so that request may take whichever is longer, its own limit
 or what is left of the start-up clock counted from the bot's start. Games need not
 remember it, and the game time budget neither bounds nor pays for that first reply.
+
+On a CPU-time clock (``Clocks.mode`` ``"cpu"``) every limit, the start-up clock and the game
+budget are CPU seconds of the bot's processes, and a reply also has its wall-clock cap
+(``Clocks.wall_cap`` times its limit). A bot the arena cannot measure (one that runs inside
+it, or that connects by itself) stays on the wall clock.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ class Reply:
     game skipping a message that is not the answer can wait on within the same clock;
     ``unsolicited`` holds what the bot sent before this request was written (a late answer
     to an earlier request, a greeting), oldest first, for games whose protocol allows such
-    messages.
+    messages. ``cpu``: on a CPU-time clock, the CPU seconds the bot's processes used for
+    the reply (what ``limit`` bounds then), else None.
     """
 
     message: Any
@@ -43,6 +49,7 @@ class Reply:
     elapsed: float
     limit: float = 0.0
     unsolicited: list[Any] = field(default_factory=list)
+    cpu: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -77,18 +84,25 @@ TERMINAL = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.FLOOD})
 
 @dataclass(frozen=True, slots=True)
 class _Limit:
-    """The time one request has, how a timeout names it, and whether it costs budget."""
+    """The time one request has, how a timeout names it, whether it costs budget, whether
+    it is CPU time, and whether that is counted from the bot's start (the start-up
+    clock)."""
 
     seconds: float
     text: str
     charged: bool
+    cpu: bool = False
+    from_start: bool = False
 
 
 @functools.lru_cache(maxsize=64)
-def _plain(seconds: float, charged: bool) -> _Limit:
+def _plain(seconds: float, charged: bool, cpu: bool = False) -> _Limit:
     """A request's own limit, made once per value: nearly every request of a game has the
     same, and making it anew was a tenth of the referee's cost per message."""
-    return _Limit(seconds, f"{seconds:g} s", charged)
+    return _Limit(seconds, f"{seconds:g} s{_CPU_TIME if cpu else ''}", charged, cpu)
+
+
+_CPU_TIME = " of CPU time"
 
 
 class Table:
@@ -102,6 +116,8 @@ class Table:
         entrants: Sequence[int] | None = None,
     ) -> None:
         self.clocks = clocks
+        self._wall_cap = clocks.wall_cap if clocks.mode == "cpu" else None
+        """The wall-clock cap of a CPU-time clock, as a multiple of a limit; None: wall."""
         self.log = log
         self.seats = [Seat(i, ch, clocks.game) for i, ch in enumerate(channels)]
         self._entrants = tuple(range(len(channels)) if entrants is None else entrants)
@@ -164,8 +180,7 @@ class Table:
         s = self.seats[seat]
         unsolicited = s.channel.drain()
         limit = self._limit(s, timeout, clock)
-        waiter = s.channel.request(message, limit.seconds + self.clocks.grace)
-        return self._reply(s, await waiter, unsolicited, limit)
+        return self._reply(s, await self._request(s, message, limit), unsolicited, limit)
 
     async def ask_many(
         self,
@@ -184,8 +199,7 @@ class Table:
             s = self.seats[seat]
             unsolicited = s.channel.drain()
             limit = self._limit(s, timeout, clock)
-            waiter = s.channel.request(message, limit.seconds + self.clocks.grace)
-            pending.append((s, unsolicited, limit, waiter))
+            pending.append((s, unsolicited, limit, self._request(s, message, limit)))
         replies: dict[int, Reply] = {}
         for s, unsolicited, limit, waiter in pending:
             replies[s.index] = self._reply(s, await waiter, unsolicited, limit)
@@ -198,34 +212,62 @@ class Table:
         taking one already received if there is one. Uses the start-up clock by default."""
         s = self.seats[seat]
         limit = self._limit(s, timeout, clock)
-        waiter = s.channel.request(None, limit.seconds + self.clocks.grace, queued=True)
-        return self._reply(s, await waiter, [], limit)
+        return self._reply(s, await self._request(s, None, limit, queued=True), [], limit)
+
+    def _request(
+        self, seat: Seat, message: Any, limit: _Limit, *, queued: bool = False
+    ) -> asyncio.Future[Outcome]:
+        delay = limit.seconds + self.clocks.grace
+        if not limit.cpu:
+            return seat.channel.request(message, delay, queued=queued)
+        return seat.channel.request(
+            message, delay, queued=queued, wall_cap=self._wall_cap, from_start=limit.from_start
+        )
 
     def _limit(self, seat: Seat, timeout: float | None, clock: Clock) -> _Limit:
         base = timeout if timeout is not None else getattr(self.clocks, clock)
         channel = seat.channel
+        cpu = self._wall_cap is not None and channel.cpu_timed
         if not channel.answered:
-            left = channel.started + self.clocks.startup - time.monotonic()
-            if left > base:
-                startup = f"{self.clocks.startup:g} s of its start (start-up clock)"
-                return _Limit(left, startup, charged=False)
-            return _plain(base, False)
+            startup = self.clocks.startup
+            if cpu and startup > base:
+                text = f"{startup:g} s of CPU time from its start (start-up clock)"
+                return _Limit(startup, text, charged=False, cpu=True, from_start=True)
+            left = channel.started + startup - time.monotonic()
+            if not cpu and left > base:
+                text = f"{startup:g} s of its start (start-up clock)"
+                return _Limit(left, text, charged=False)
+            return _plain(base, False, cpu)
         if seat.budget is not None and seat.budget < base:
             budget = max(seat.budget, 0.0)
-            return _Limit(budget, f"{budget:g} s (game time budget exhausted)", charged=True)
-        return _plain(base, True)
+            text = f"{budget:g} s{_CPU_TIME if cpu else ''} (game time budget exhausted)"
+            return _Limit(budget, text, charged=True, cpu=cpu)
+        return _plain(base, True, cpu)
 
     def _reply(self, seat: Seat, outcome: Outcome, unsolicited: list[Any], limit: _Limit) -> Reply:
         """What the game gets of how its request ended; a fault is recorded on the way."""
-        message, elapsed = outcome
+        message, elapsed, cpu = outcome
         if seat.budget is not None and limit.charged:
-            seat.budget -= elapsed
+            seat.budget -= elapsed if cpu is None else cpu
         if type(message) is not Fault:
-            return Reply(message, None, elapsed, limit.seconds, unsolicited)
+            return Reply(message, None, elapsed, limit.seconds, unsolicited, cpu)
         fault = message
         if fault.kind is FaultKind.TIMEOUT:
-            fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}")
-        return Reply(None, self._record(seat, fault), elapsed, limit.seconds, unsolicited)
+            used = "" if cpu is None else f" (it used {cpu:.3f} s)"
+            fault = Fault(FaultKind.TIMEOUT, f"no reply within {limit.text}{used}")
+        elif fault.kind is FaultKind.WALL_CAP:
+            fault = Fault(FaultKind.WALL_CAP, self._wall_capped(limit, cpu))
+        return Reply(None, self._record(seat, fault), elapsed, limit.seconds, unsolicited, cpu)
+
+    def _wall_capped(self, limit: _Limit, cpu: float | None) -> str:
+        """Why a request on a CPU-time clock ended at its wall-clock cap."""
+        cap = self._wall_cap or 1.0
+        seconds = cap * (limit.seconds + self.clocks.grace)
+        used = "unknown" if cpu is None else f"{cpu:.3f} s"
+        return (
+            f"no reply within {seconds:g} s by the wall clock ({cap:g} times its limit of "
+            f"{limit.text}), using {used} of CPU time meanwhile: it slept, blocked or waited"
+        )
 
     # -- judgement ----------------------------------------------------------------
 

@@ -12,9 +12,9 @@ import resource
 
 from arena_kernel.errors import SetupError
 
-FDS_PER_BOT = 6
+FDS_PER_BOT = 7
 """Descriptors one running bot holds in the arena: 5 measured for a process on stdio (4
-over TCP), plus one of margin."""
+over TCP), one more for the CPU total of a bot on a CPU-time clock, plus one of margin."""
 
 FDS_BASE = 32
 """Descriptors of the arena itself: the database and its journal files, the event loop,

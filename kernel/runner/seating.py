@@ -97,6 +97,7 @@ class Lineup:
                 startup=match.clocks.startup,
                 kill_grace=match.clocks.kill,
                 sandbox=self._sandboxes.for_bot(name) if self._sandboxes else None,
+                cpu_clock=match.clocks.mode == "cpu",
             )
             try:
                 connection = await bot.transport.connect(launch)

@@ -7,6 +7,9 @@ requests of a protocol that also sends notifications), the others are read and i
 
 - ``{"reply": "text"}``: answer ``text`` (``--framing raw``: no newline);
 - ``{"sleep": 5, "reply": ...}``: wait first (a bot that misses its deadline);
+- ``{"burn": 0.15, "reply": ...}``: first use that many seconds of CPU time in a busy loop
+  (as long as that takes by the wall clock on a busy machine); with ``"child": true``, a
+  forked child does the burning while the bot waits for it;
 - ``{"silent": true}``: read and say nothing;
 - ``{"exit": 3}``: exit at once with that status (a crash mid-game);
 - ``{"bytes": "..."}``: write exactly these bytes (latin-1 text, e.g. invalid UTF-8);
@@ -27,12 +30,32 @@ from collections.abc import Callable
 from typing import Any
 
 
+def command(steps: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The command that runs a scripted bot with ``steps``, on the arena's own Python."""
+    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
+
+
+def burn(seconds: float) -> None:
+    """Use ``seconds`` of this process's CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def perform(step: dict[str, Any], write: Callable[[bytes], None], terminator: bytes) -> None:
     if "stderr" in step:
         sys.stderr.write(step["stderr"])
         sys.stderr.flush()
     if "sleep" in step:
         time.sleep(step["sleep"])
+    if "burn" in step:
+        if not step.get("child"):
+            burn(step["burn"])
+        elif (child := os.fork()) == 0:
+            burn(step["burn"])
+            os._exit(0)
+        else:
+            os.waitpid(child, 0)
     if "exit" in step:
         os._exit(step["exit"])
     if step.get("fork"):

@@ -13,6 +13,7 @@ from arena_kernel.options import Configurable
 
 if TYPE_CHECKING:
     from arena_kernel.sandbox.bwrap import Sandbox
+    from arena_kernel.transports.cpu_meter import CpuMeter
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]
@@ -64,7 +65,8 @@ class Launch:
     ``identifier`` is unique within the run; it fills the ``{identifier}`` argv
     placeholder (with ``{host}`` and ``{port}`` for network transports) and names the
     stderr log ``log_dir/<identifier>.stderr``. ``sandbox``: how to confine the bot's
-    program (None: it runs with the arena's rights).
+    program (None: it runs with the arena's rights). ``cpu_clock``: the referee charges the
+    bot's replies their CPU time, so the connection needs a :attr:`Connection.cpu_meter`.
     """
 
     program: BotProgram
@@ -75,6 +77,7 @@ class Launch:
     startup: float
     kill_grace: float
     sandbox: Sandbox | None = None
+    cpu_clock: bool = False
 
 
 class Connection(ABC):
@@ -89,6 +92,10 @@ class Connection(ABC):
     started: float | None = None
     """When the bot was started or connected (``time.monotonic()``): the bot's start-up
     clock runs from here to its first reply. ``None``: from when the referee took it."""
+    cpu_meter: CpuMeter | None = None
+    """The CPU time of the bot's processes, for a CPU-time clock (see
+    :attr:`Launch.cpu_clock`); None: the arena did not start the bot, or was not asked to,
+    and its replies are timed by the wall clock."""
 
     @abstractmethod
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:

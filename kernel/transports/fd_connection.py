@@ -56,6 +56,7 @@ class FdConnection(Connection):
         self._eof_reason = eof_reason
         self.pid = process.pid if process else None
         self.started = process.started if process else time.monotonic()
+        self.cpu_meter = process.meter if process else None
         self._loop = asyncio.get_running_loop()
         os.set_blocking(read_fd, False)
         os.set_blocking(write_fd, False)

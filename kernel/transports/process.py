@@ -26,9 +26,11 @@ from collections.abc import Iterator, Mapping
 
 from arena_kernel.errors import SetupError
 from arena_kernel.sandbox.bwrap import signal_of_exit
+from arena_kernel.sandbox.cgroups import join_command
 from arena_kernel.sandbox.pids import PidsCgroup
 from arena_kernel.transports.aside import popen_aside
 from arena_kernel.transports.base import ConnectError, Launch, Limits
+from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.transports.procfs import boot_ticks, group_members, stat_fields
 from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
@@ -208,7 +210,8 @@ class BotProcess:
 
     ``exited`` resolves, as soon as the leader exits, to a description such as
     ``"exited with status 3"``; the leader stays a zombie until :meth:`end`. ``tag`` is the
-    bot's ``ARENA_TAG``, which every process it starts inherits.
+    bot's ``ARENA_TAG``, which every process it starts inherits. ``meter``: the CPU time of
+    its processes, when it was started for a CPU-time clock.
     """
 
     def __init__(
@@ -221,10 +224,12 @@ class BotProcess:
         started: float,
         cgroup: PidsCgroup | None = None,
         sandboxed: bool = False,
+        meter: CpuMeter | None = None,
     ) -> None:
         self.pid = popen.pid
         self.sandboxed = sandboxed
         self._cgroup = cgroup
+        self.meter = meter
         self.tag = tag
         self.started = started
         self._popen = popen
@@ -300,6 +305,8 @@ class BotProcess:
             self._stderr.close()
             if self._cgroup is not None:
                 self._cgroup.remove()
+            if self.meter is not None:
+                self.meter.close()
 
     def _end_now(self) -> None:
         """:meth:`end` without waiting for the event loop, and without a grace period."""
@@ -387,12 +394,14 @@ class _Start:
             raise ConnectError(f"cannot start {self.bot}: {problem}")
         self.argv = argv
         self.cgroup: PidsCgroup | None = None
+        self.accounting: CgroupMeter | None = None
         self.err_r: int | None = None
         self.err_w: int | None = None
         self.started = 0.0
 
     def prepare(self) -> None:
-        """The bot's process cap (sandboxed), a fresh stderr log, the stderr pipe."""
+        """The bot's process cap (sandboxed), its CPU accounting (for a CPU-time clock), a
+        fresh stderr log, the stderr pipe."""
         launch = self.launch
         if launch.sandbox is not None:
             try:
@@ -401,6 +410,10 @@ class _Start:
                 raise SetupError(
                     f"cannot start {self.bot}: cannot make its process cap: {exc}"
                 ) from None
+        if launch.cpu_clock:
+            self.accounting = CgroupMeter.make()
+            if self.accounting is not None:
+                self.argv = [*join_command([self.accounting.path]), *self.argv]
         discard_stale_log(launch)
         with arena_descriptors(self.bot):
             self.err_r, self.err_w = os.pipe()
@@ -446,8 +459,12 @@ class _Start:
         stderr = StderrLog(self.err_r, stderr_log_path(self.launch), limits.stderr_kb * 1024)
         self.err_r = None
         sandboxed = self.launch.sandbox is not None
+        meter: CpuMeter | None = self.accounting
+        if meter is None and self.launch.cpu_clock:
+            meter = TreeMeter(popen.pid)
+        self.accounting = None
         return BotProcess(
-            popen, pidfd, self.tag, stderr, limits, self.started, self.cgroup, sandboxed
+            popen, pidfd, self.tag, stderr, limits, self.started, self.cgroup, sandboxed, meter
         )
 
     def abandon(self) -> None:
@@ -460,3 +477,5 @@ class _Start:
         reaper.reaped(None, self.tag)
         if self.cgroup is not None:
             self.cgroup.remove()
+        if self.accounting is not None:
+            self.accounting.close()

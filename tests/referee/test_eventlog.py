@@ -31,14 +31,14 @@ class Echo(Connection):
 
 def test_events_are_made_from_what_was_recorded() -> None:
     log = EventLog()
-    log.record((log.t0 + 0.25, "send", 0, b"move e2e4\n", None))
-    log.record((log.t0 + 0.75, "recv", 0, "bad \xff".encode("latin-1") + b"\r\n", 0.5))
+    log.record((log.t0 + 0.25, "send", 0, b"move e2e4\n", None, None))
+    log.record((log.t0 + 0.75, "recv", 0, "bad \xff".encode("latin-1") + b"\r\n", 0.5, 0.125))
     log.note("over")
     events = log.events
-    assert [(e.kind, e.seat, e.text, e.elapsed) for e in events] == [
-        ("send", 0, "move e2e4", None),
-        ("recv", 0, "bad \ufffd\r", 0.5),
-        ("note", None, "over", None),
+    assert [(e.kind, e.seat, e.text, e.elapsed, e.cpu) for e in events] == [
+        ("send", 0, "move e2e4", None, None),
+        ("recv", 0, "bad \ufffd\r", 0.5, 0.125),
+        ("note", None, "over", None, None),
     ]
     assert [e.t for e in events[:2]] == pytest.approx([0.25, 0.75])
     assert 0 <= events[2].t < 5

@@ -36,7 +36,14 @@ if TYPE_CHECKING:
 DISQUALIFY = "disqualify"
 FORFEIT = "forfeit"
 OUT_OF_STEP = frozenset(
-    {FaultKind.TIMEOUT, FaultKind.EXIT, FaultKind.CONNECT, FaultKind.FLOOD, FaultKind.OVERSIZE}
+    {
+        FaultKind.TIMEOUT,
+        FaultKind.WALL_CAP,
+        FaultKind.EXIT,
+        FaultKind.CONNECT,
+        FaultKind.FLOOD,
+        FaultKind.OVERSIZE,
+    }
 )
 """Faults after which a bot's replies can no longer be matched to requests."""
 
