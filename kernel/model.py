@@ -99,6 +99,9 @@ class RunInfo:
     """While the run plays: a warning about its sandbox for the run's header (bots run
     unsandboxed because this machine cannot sandbox them, or their processes cannot be
     capped), or None."""
+    clock_note: str | None = field(default=None, kw_only=True)
+    """While the run plays: a warning about its clocks for the run's header (wall-clock
+    limits with more games at once than a machine has cores), or None."""
 
 
 @dataclass(frozen=True)

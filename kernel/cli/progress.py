@@ -136,6 +136,8 @@ class ProgressReport:
 
     @hookimpl
     def arena_run_start(self, run: RunInfo) -> None:
+        if run.clock_note is not None:
+            click.echo(f"arena: {run.clock_note}", err=True)
         if run.sandbox_note is not None:
             click.echo(f"arena: {run.sandbox_note}", err=True)
         elif run.sandbox is not None and self.wants_bar:

@@ -71,6 +71,10 @@ class Executor(Configurable, ABC):
         :meth:`prepare`."""
         self.sandbox_note: str | None = None
         """A warning line for the run's header, or None, after :meth:`prepare`."""
+        self.crowding: dict[str, tuple[int, int]] = {}
+        """After :meth:`prepare`, per machine that plays (its host name), how many games it
+        plays at once and how many cores it has, where the executor knows them: what
+        tells whether bots on wall-clock limits will be timed waiting for a core."""
 
     @abstractmethod
     async def prepare(self, sessions: Sessions) -> None:

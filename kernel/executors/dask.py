@@ -96,8 +96,12 @@ class DaskExecutor(Executor):
         ]
         if problems:
             raise SetupError("; ".join(problems))
-        self.threads = sum((await self.client.nthreads()).values())
+        threads: dict[str, int] = await self.client.nthreads()
+        self.threads = sum(threads.values())
         self.sandbox, self.sandbox_note = _sandbox(checks)
+        for address, check in checks.items():
+            games, cores = self.crowding.get(check.host, (0, check.cores))
+            self.crowding[check.host] = (games + threads.get(address, 0), cores)
 
     def _distributed(self) -> Any:
         """The ``distributed`` package, imported when a run asks for this executor (its

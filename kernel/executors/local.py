@@ -4,10 +4,12 @@ a time (bots are processes of their own; the referee waits on them together)."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from arena_kernel.executors.base import Executor, Results
+from arena_kernel.executors.crowding import usable_cores
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
     from arena_kernel.match.schedule import Session, Sessions
@@ -30,6 +32,7 @@ class LocalExecutor(Executor):
         self.lineup = Lineup(self.match)
         await self.lineup.prepare()
         self.sandbox, self.sandbox_note = self.lineup.sandbox, self.lineup.sandbox_note
+        self.crowding = {socket.gethostname(): (self.workers, usable_cores())}
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
         from arena_kernel.runner.player import SessionPlayer

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.executors.base import Results
+from arena_kernel.executors.crowding import usable_cores
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Session
 from arena_kernel.match.spec import MatchSpec
@@ -57,6 +58,8 @@ class WorkerCheck:
     sandbox: str = "none"
     sandbox_note: str | None = None
     problem: str | None = None
+    cores: int = 0
+    """The cores the worker's process may run on (0: not told)."""
 
 
 @dataclass
@@ -172,7 +175,10 @@ def check_worker(setup: WorkerSetup) -> WorkerCheck:
     run = _run(setup)
     if run.lineup is None or run.problem is not None:
         return WorkerCheck(socket.gethostname(), problem=run.problem)
-    return WorkerCheck(socket.gethostname(), run.lineup.sandbox, run.lineup.sandbox_note)
+    lineup = run.lineup
+    return WorkerCheck(
+        socket.gethostname(), lineup.sandbox, lineup.sandbox_note, cores=usable_cores()
+    )
 
 
 def play_session(

@@ -128,6 +128,7 @@ class BotSpec:
     paths absolute."""
 
 
+_KERNEL_CLOCKS = Clocks()
 CLOCK_KEYS: Mapping[str, Option] = {
     "startup": Option(
         None, "Starting a bot and connecting it, up to its first reply.", type=float, above=0
@@ -141,14 +142,14 @@ CLOCK_KEYS: Mapping[str, Option] = {
         None, "Between SIGTERM and SIGKILL when a bot's game is over.", type=float, minimum=0
     ),
     "mode": Option(
-        None,
+        _KERNEL_CLOCKS.mode,
         'What the limits measure: "wall" (time from request to reply) or "cpu" (CPU time '
         "the bot's processes use meanwhile; see docs/clocks.md).",
         type=str,
         choices=MODES,
     ),
     "wall_cap": Option(
-        None,
+        _KERNEL_CLOCKS.wall_cap,
         'In "cpu" mode, the most a reply may take by the wall clock, as a multiple of its limit.',
         type=float,
         minimum=1,
@@ -157,7 +158,6 @@ CLOCK_KEYS: Mapping[str, Option] = {
 """The keys of ``[clock]``, in seconds but ``mode`` and ``wall_cap``; each defaults to the
 game's (a game sets times only: the mode and the cap default to the kernel's)."""
 
-_KERNEL_CLOCKS = Clocks()
 _FIRST_CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
 """The clocks of the run key's first form."""
 

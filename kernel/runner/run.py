@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
+from arena_kernel.executors.crowding import crowding_note
 from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
@@ -139,7 +140,10 @@ class Runner:
         self.run = self.store.open_run(spec.key(), spec.name, spec.game, record, total)
         if playing and starts_any(self.match, self.match.bots):
             self.run = dataclasses.replace(
-                self.run, sandbox=self.executor.sandbox, sandbox_note=self.executor.sandbox_note
+                self.run,
+                sandbox=self.executor.sandbox,
+                sandbox_note=self.executor.sandbox_note,
+                clock_note=crowding_note(self.match.clocks, self.executor.crowding),
             )
         self.summary = RunSummary(self.run, skipped=skipped)
         self.log_root = spec.logs / f"run-{self.run.run_id}"

@@ -20,6 +20,7 @@ import pytest
 from arena_cli import arena, untimed
 
 from arena_kernel.cli.progress import LEADER_EVERY, ProgressReport, Ranking
+from arena_kernel.executors.crowding import usable_cores
 from arena_kernel.model import Fault, FaultKind, GameRecord, Outcome, RunInfo, ScheduledGame
 from arena_kernel.runner.api import prepare
 from arena_kernel.scoring.base import GameResult, Standings
@@ -333,3 +334,26 @@ def test_arena_run_standings_every(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     counts = [line for line in done.stderr.splitlines() if "standings after" in line]
     assert [line.split("after ")[1] for line in counts] == [f"{n} games" for n in range(5, 31, 5)]
+
+
+def crowded_nim(folder: Path, concurrency: int, mode: str) -> Path:
+    text = (ROOT / "examples" / "nim.toml").read_text().replace("rounds = 5", "rounds = 2")
+    match = folder / "nim.toml"
+    match.write_text(
+        f'concurrency = {concurrency}\n{text}\n[sandbox]\nmode = "none"\n[clock]\nmode = "{mode}"\n'
+    )
+    return match
+
+
+def test_arena_run_warns_of_a_crowded_wall_clock_and_not_of_a_cpu_clock(tmp_path: Path) -> None:
+    cores = usable_cores()
+    if cores + 1 > 12:
+        pytest.skip("the run has 12 games: too few to crowd this machine")
+    wall = arena("run", "-q", str(crowded_nim(tmp_path, cores + 1, "wall")), cwd=tmp_path)
+    assert wall.returncode == 0, wall.stderr
+    warning = f"arena: warning: wall-clock limits with {cores + 1} games at once on {cores} core"
+    assert wall.stderr.splitlines()[0].startswith(warning), wall.stderr
+
+    (tmp_path / "nim.sqlite").unlink()
+    cpu = arena("run", "-q", str(crowded_nim(tmp_path, cores + 1, "cpu")), cwd=tmp_path)
+    assert cpu.returncode == 0 and cpu.stderr == "", cpu.stderr

@@ -53,6 +53,8 @@ reply = 0.5
 grace = 0
 game = 0
 kill = 1.5
+mode = "cpu"
+wall_cap = 4
 
 [limits]
 memory_mb = 512
@@ -122,7 +124,15 @@ def test_full_file_sets_every_field(write, registries) -> None:
         database=path.parent / "results" / "db.sqlite",
         logs=Path("/var/tmp/arena-logs"),
         name="final",
-        clock={"startup": 5.0, "reply": 0.5, "grace": 0.0, "game": None, "kill": 1.5},
+        clock={
+            "startup": 5.0,
+            "reply": 0.5,
+            "grace": 0.0,
+            "game": None,
+            "kill": 1.5,
+            "mode": "cpu",
+            "wall_cap": 4.0,
+        },
         limits=Limits(memory_mb=512, cpu_seconds=10, processes=None, stderr_kb=16),
         max_message=64 * 1024,
         codec="json",
@@ -148,7 +158,15 @@ def test_defaults_are_filled_in(load: Load, tmp_path: Path) -> None:
     assert (spec.codec, spec.transport) == ("line", "stdio")  # the game's own
     assert spec.scorers == ("wins", "elo")
     # Stones' own clocks, with the kernel's defaults for what it does not set.
-    assert spec.clock == {"startup": 10.0, "reply": 2.0, "grace": 0.1, "game": 30.0, "kill": 0.5}
+    assert spec.clock == {
+        "startup": 10.0,
+        "reply": 2.0,
+        "grace": 0.1,
+        "game": 30.0,
+        "kill": 0.5,
+        "mode": "wall",
+        "wall_cap": 10.0,
+    }
     assert spec.limits == Limits()
     assert spec.max_message == 1 << 20
     assert spec.game_options == {"size": 9, "komi": 0.5, "rule": "normal", "swap": False}
@@ -526,6 +544,11 @@ def test_game_option_errors_name_the_key(fails: Fails, table: str, expected: str
         ("[clock]\nreply = 0", "line 12: clock.reply must be above 0, not 0"),
         ("[clock]\ngrace = -1", "line 12: clock.grace must be at least 0, not -1"),
         ('[clock]\nkill = "1"', 'line 12: clock.kill must be a number, not a string ("1")'),
+        (
+            '[clock]\nmode = "process"',
+            'line 12: clock.mode must be "wall" or "cpu", not "process"',
+        ),
+        ("[clock]\nwall_cap = 0.5", "line 12: clock.wall_cap must be at least 1, not 0.5"),
         (
             "[limits]\nmemory = 1",
             'line 12: limits: unknown key "memory" (did you mean "memory_mb"?)',

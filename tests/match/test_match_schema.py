@@ -159,6 +159,25 @@ def test_a_limit_added_since_is_in_the_key_only_away_from_its_default(load, line
     assert (load(text).key() == "cdb5e5bd9cc36253") is same
 
 
+@pytest.mark.parametrize(
+    ("line", "same"),
+    [
+        ("", True),
+        ('mode = "wall"', True),
+        ("wall_cap = 10", True),
+        ('mode = "cpu"', False),
+        ("wall_cap = 3", False),
+    ],
+)
+def test_a_clock_key_added_since_is_in_the_key_only_away_from_its_default(
+    load, line, same
+) -> None:
+    """The clock's mode and wall cap joined [clock] after runs were stored: a run on
+    another clock is a run of its own, a file that does not set them resumes."""
+    text = FILES["everything"].replace("[clock]\n", f"[clock]\n{line}\n")
+    assert (load(text).key() == "cdb5e5bd9cc36253") is same
+
+
 def test_only_the_fields_of_the_first_run_key_are_always_in_it() -> None:
     """A field that joined these would change the key of every stored run: none may."""
     always = {
