@@ -169,9 +169,7 @@ def test_a_limit_added_since_is_in_the_key_only_away_from_its_default(load, line
         ("wall_cap = 3", False),
     ],
 )
-def test_a_clock_key_added_since_is_in_the_key_only_away_from_its_default(
-    load, line, same
-) -> None:
+def test_a_clock_key_added_since_is_in_the_key_only_away_from_its_default(load, line, same) -> None:
     """The clock's mode and wall cap joined [clock] after runs were stored: a run on
     another clock is a run of its own, a file that does not set them resumes."""
     text = FILES["everything"].replace("[clock]\n", f"[clock]\n{line}\n")
