@@ -146,6 +146,28 @@ def test_a_swiss_on_the_cluster_pairs_and_stores_as_the_local_executor(
     assert summary.format is not None and summary.format.rows == here.format.rows
 
 
+def test_cpu_clocks_run_on_the_workers_and_their_times_come_back(
+    write_match, dask_cluster, tmp_path: Path
+) -> None:
+    text = NIM.format(talk=TALK, rounds=1) + '[clock]\nmode = "cpu"\n'
+    apart = f'database = "{tmp_path / "local.sqlite"}"\nlogs = "{tmp_path / "local-logs"}"\n'
+    here = run_prepared(prepare(write_match(apart + text, name="local.toml")))
+    summary = on_cluster(write_match(text, name="remote.toml"), dask_cluster.scheduler_address)
+
+    assert summary.errors == here.errors == [] and summary.played == here.played == 6
+    assert game_outcomes(summary.run.database) == game_outcomes(here.run.database)
+    with Store(Path(summary.run.database)) as store:
+        timed = {
+            (detail.seating[event.seat], event.cpu is not None)
+            for detail in store.games(summary.run.run_id)
+            for event in store.events(detail.game_id)
+            if event.kind == "recv" and event.elapsed is not None
+        }
+    # The bots the workers started were measured there; the built-in one runs as a
+    # process too.
+    assert timed == {("talker", True), ("random", True), ("optimal", True)}
+
+
 def test_the_bots_stderr_comes_back_to_the_coordinators_logs(write_match, dask_cluster) -> None:
     summary = on_cluster(
         write_match(NIM.format(talk=TALK, rounds=1)), dask_cluster.scheduler_address

@@ -19,6 +19,11 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.errors import SetupError
+from arena_kernel.model import FaultKind
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Reply, Table
 from arena_kernel.sandbox.bwrap import Sandbox, private_env
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.runtime import command_needs
@@ -354,3 +359,44 @@ def test_a_fixed_port_held_on_the_machine_matters_only_to_unsandboxed_bots(
     assert summary.played == 2 and summary.errors == []
     for result, detail, _events in stored_games(summary):
         assert result.sandbox == "bwrap" and not detail.faults
+
+
+THINKER = """
+import os, sys, time
+
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+for line in sys.stdin:
+    child = os.fork()
+    if child == 0:
+        burn(float(line))
+        os._exit(0)
+    os.waitpid(child, 0)
+    print("done", flush=True)
+"""
+"""A bot whose forked child does the thinking: each request is the CPU seconds to use."""
+
+
+def test_a_sandboxed_bot_on_a_cpu_clock_is_charged_for_its_childs_cpu(tmp_path, sandbox):
+    script = tmp_path / "thinker.py"
+    script.write_text(THINKER)
+    launch = launch_in(tmp_path, sandbox.bwrap, (sys.executable, str(script)), cpu_clock=True)
+    assert launch.sandbox is not None
+    launch = replace(launch, sandbox=replace(launch.sandbox, pids_parent=pids_parent()))
+    clocks = Clocks(startup=20.0, reply=0.2, grace=0.02, mode="cpu", wall_cap=50.0)
+
+    async def main() -> list[Reply]:
+        channel = Channel("bot", "bot", await StdioTransport().connect(launch), LineCodec())
+        table = Table([channel], clocks, EventLog())
+        try:
+            return [await table.ask(0, seconds) for seconds in ("0", "0.12", "0.3")]
+        finally:
+            await channel.close()
+
+    _, within, over = run(main())
+    assert within.ok and 0.11 <= within.cpu <= 0.22
+    assert over.fault is not None and over.fault.kind is FaultKind.TIMEOUT
+    assert over.cpu >= 0.2
