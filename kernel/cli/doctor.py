@@ -11,6 +11,7 @@ import click
 from arena_kernel.registries.manager import ArenaPluginManager
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
+from arena_kernel.transports.cpu_meter import accounting_parent
 
 UTIL_LINUX = ("setpriv", "prlimit")
 """The util-linux commands every bot is started through (:mod:`arena_kernel.transports.process`)."""
@@ -25,6 +26,7 @@ def checkup(pm: ArenaPluginManager) -> bool:
         ("sandbox", found.describe()),
         ("bwrap", _bwrap(found.bwrap)),
         ("process cap", _process_cap()),
+        ("cpu clock", _cpu_clock()),
         *((command, _util_linux(command)) for command in UTIL_LINUX),
         ("plugins", _plugins(pm)),
     ]
@@ -66,6 +68,14 @@ def _process_cap() -> str:
     if os.geteuid() == 0:
         return "none: no pids cgroup arena may create, and RLIMIT_NPROC does not hold for root"
     return "RLIMIT_NPROC ([limits] processes, counted per user): no pids cgroup arena may create"
+
+
+def _cpu_clock() -> str:
+    """How a bot's CPU time is read here, for ``[clock] mode = "cpu"``."""
+    found = accounting_parent()
+    if found is not None:
+        return f"a cgroup per bot ({found[1]}), under {found[0]}"
+    return "the bot's process tree in /proc: no cgroup arena may create (see docs/clocks.md)"
 
 
 def _util_linux(command: str) -> str:

@@ -30,6 +30,9 @@ def transcript(store: Store, game_id: int) -> str:
     lines.append("")
     for event in store.events(game_id):
         who = "referee" if event.seat is None else f"{event.seat}:{names[event.seat]}"
-        took = f" ({event.elapsed * 1000:.1f} ms)" if event.elapsed is not None else ""
+        took = f" ({event.elapsed * 1000:.1f} ms" if event.elapsed is not None else ""
+        if took:
+            cpu = f", CPU {event.cpu * 1000:.1f} ms" if event.cpu is not None else ""
+            took += f"{cpu})"
         lines.append(f"{event.t:9.4f} {ARROWS.get(event.kind, '  ')} {who}{took}: {event.text}")
     return "\n".join(lines)

@@ -32,6 +32,7 @@ def test_doctor_on_a_machine_that_can_sandbox_says_ready(sandbox: Probe) -> None
         "sandbox",
         "bwrap",
         "process cap",
+        "cpu clock",
         "setpriv",
         "prlimit",
         "plugins",
@@ -40,6 +41,7 @@ def test_doctor_on_a_machine_that_can_sandbox_says_ready(sandbox: Probe) -> None
     assert found["sandbox"] == sandbox.describe()
     assert re.fullmatch(rf"{re.escape(str(sandbox.bwrap))}, bubblewrap \d+\.\d+.*", found["bwrap"])
     assert found["process cap"].startswith(("a pids cgroup per sandboxed bot, under /", "RLIMIT"))
+    assert found["cpu clock"].startswith(("a cgroup per bot (", "the bot's process tree"))
     assert found["setpriv"] == shutil.which("setpriv")
     assert found["prlimit"] == shutil.which("prlimit")
     assert re.fullmatch(r"\d+ installed, all loaded", found["plugins"]), found["plugins"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -357,3 +358,7 @@ def test_arena_run_warns_of_a_crowded_wall_clock_and_not_of_a_cpu_clock(tmp_path
     (tmp_path / "nim.sqlite").unlink()
     cpu = arena("run", "-q", str(crowded_nim(tmp_path, cores + 1, "cpu")), cwd=tmp_path)
     assert cpu.returncode == 0 and cpu.stderr == "", cpu.stderr
+    # Each reply of the cpu run has both its times in the replay.
+    replay = arena("replay", str(tmp_path / "nim.sqlite"), "1", cwd=tmp_path)
+    replies = [line for line in replay.stdout.splitlines() if " ms" in line]
+    assert replies and all(re.search(r"\(\d+\.\d ms, CPU \d+\.\d ms\)", r) for r in replies)
