@@ -46,9 +46,10 @@ if TYPE_CHECKING:
     from arena_kernel.report.renderer import Renderer, Replay, Step
     from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
+    from arena_kernel.transports.cpu_meter import CpuMeter
     from arena_kernel.transports.process import BotProcess, spawn
 
-API_VERSION: Final = (1, 2)
+API_VERSION: Final = (1, 3)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
 step removes or changes one. A plugin may check ``API_VERSION[0] == 1`` at import."""
 
@@ -61,6 +62,7 @@ __all__ = [
     "Codec",
     "ConnectError",
     "Connection",
+    "CpuMeter",
     "Estimate",
     "Event",
     "Executor",
@@ -122,6 +124,7 @@ _ON_FIRST_USE = {
     "Scorer": "arena_kernel.scoring.base",
     "Standings": "arena_kernel.scoring.base",
     "ConnectError": "arena_kernel.transports.base",
+    "CpuMeter": "arena_kernel.transports.cpu_meter",
     "Connection": "arena_kernel.transports.base",
     "Launch": "arena_kernel.transports.base",
     "Transport": "arena_kernel.transports.base",

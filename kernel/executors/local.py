@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from arena_kernel.executors.base import Executor, Results
-from arena_kernel.executors.crowding import usable_cores
+from arena_kernel.runner.crowding import usable_cores
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
     from arena_kernel.match.schedule import Session, Sessions

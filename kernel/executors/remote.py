@@ -26,12 +26,12 @@ from typing import Any, TypeVar
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.executors.base import Results
-from arena_kernel.executors.crowding import usable_cores
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Session
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import GameRecord, ScheduledGame
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
+from arena_kernel.runner.crowding import usable_cores
 from arena_kernel.runner.player import SessionPlayer
 from arena_kernel.runner.seating import Lineup
 
