@@ -233,6 +233,7 @@ def _locate(rows: Sequence[_Line], fault: Fault) -> int | None:
 
 NO_REPLY = {
     "timeout": "nothing in time",
+    "wall-cap": "nothing within the wall-clock cap",
     "exit": "nothing: its process ended or its connection closed",
     "connect": "nothing: it never started or connected",
 }

@@ -65,6 +65,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "reply_mean",
         "reply_p95",
         "reply_max",
+        "cpu_replies",
+        "cpu_mean",
+        "cpu_p95",
+        "cpu_max",
+        "cpu_share",
+        "idle_mean",
         "timeouts",
         "late",
     ),
@@ -110,6 +116,12 @@ def export_tables(store: Store, run_id: int | None) -> dict[str, list[dict[str, 
                     "reply_mean": stats.reply_mean,
                     "reply_p95": stats.reply_p95,
                     "reply_max": stats.reply_max,
+                    "cpu_replies": stats.cpu_replies,
+                    "cpu_mean": stats.cpu_mean,
+                    "cpu_p95": stats.cpu_p95,
+                    "cpu_max": stats.cpu_max,
+                    "cpu_share": stats.cpu_share,
+                    "idle_mean": stats.idle_mean,
                     "timeouts": stats.timeouts,
                     "late": stats.late,
                 }
@@ -224,7 +236,9 @@ def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -
     [...], "bots": [...]}; csv writes runs.csv, games.csv, seats.csv, faults.csv and
     bots.csv, each with a header row. A bot's row holds its games, its faults (all, and
     per kind), its replies with their mean, 95th percentile and longest time (seconds),
-    its timeouts and late replies. Existing files of the same names are replaced.
+    on a CPU-time clock the same of their CPU times, its share of CPU time in its reply
+    time and its mean time not running, its timeouts and late replies. Existing files of
+    the same names are replaced.
     """
     # Imported here: arena_kernel.cli.main imports this module to add the command.
     from arena_kernel.cli.main import require_file, user_errors

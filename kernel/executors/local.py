@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from arena_kernel.executors.base import Executor, Results
-from arena_kernel.runner.crowding import usable_cores
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
     from arena_kernel.match.schedule import Session, Sessions
@@ -23,6 +22,7 @@ class LocalExecutor(Executor):
     lineup: Lineup | None = None
 
     async def prepare(self, sessions: Sessions) -> None:
+        from arena_kernel.runner.crowding import usable_cores
         from arena_kernel.runner.fd_budget import check_open_file_limit
         from arena_kernel.runner.seating import Lineup
 

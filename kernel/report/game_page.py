@@ -192,5 +192,7 @@ def _data(replay: Replay, rendered: RenderedSteps, drawing: Drawing | None) -> d
             }
             for step in rendered.steps
         ],
-        "events": [[round(e.t, 6), e.kind, e.seat, e.text, e.elapsed] for e in replay.events],
+        "events": [
+            [round(e.t, 6), e.kind, e.seat, e.text, e.elapsed, e.cpu] for e in replay.events
+        ],
     }

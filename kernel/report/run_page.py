@@ -100,7 +100,7 @@ def _settings(view: RunView, scorers: Sequence[str], ranking: str) -> str:
         ("game", esc(view.run.game) + _options(spec.get("game_options") or {})),
         ("format", esc(_format(spec))),
         ("seed", esc(spec.get("seed", "-"))),
-        ("clocks (s)", _pairs(spec.get("clock") or {})),
+        ("clocks (s)", _clocks(spec.get("clock") or {})),
         ("limits", _pairs(spec.get("limits") or {})),
         ("sandbox", esc(", ".join(f"{mode} ({n})" for mode, n in sandboxes.items()) or "-")),
         ("scorers", esc(", ".join(scorers)) + f"; <strong>{esc(ranking)}</strong> ranks"),
@@ -129,6 +129,17 @@ def _format(spec: Mapping[str, Any]) -> str:
 def _pairs(values: Mapping[str, Any]) -> str:
     """``startup 10, reply 3, game none``: a key without a value is not limited."""
     return esc(", ".join(f"{k} {'none' if v is None else v}" for k, v in values.items()) or "-")
+
+
+def _clocks(clock: Mapping[str, Any]) -> str:
+    """The clocks' limits after what they measure: ``wall time: startup 10, reply 3, ...``
+    or ``CPU time: ...; wall cap 10 times the limit``. A run stored before CPU-time clocks
+    has no mode: its clocks measured wall time."""
+    limits = _pairs({k: v for k, v in clock.items() if k not in ("mode", "wall_cap")})
+    if (clock.get("mode") or "wall") == "wall":
+        return f"wall time: {limits}"
+    cap = clock.get("wall_cap")
+    return f"CPU time: {limits}" + ("" if cap is None else esc(f"; wall cap {cap} times the limit"))
 
 
 def _standings(
@@ -180,7 +191,16 @@ def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds * 1000, 1)
 
 
+def _cpu_cells(s: BotStats) -> tuple[float | None, ...]:
+    """A bot's CPU figures as the table shows them: milliseconds, the share in percent."""
+    share = None if s.cpu_share is None else round(s.cpu_share * 100, 1)
+    return _ms(s.cpu_mean), _ms(s.cpu_p95), _ms(s.cpu_max), share, _ms(s.idle_mean)
+
+
 def _stats(stats: Sequence[BotStats]) -> str:
+    """The table of every bot's faults and reply times; with its replies' CPU times when
+    some bot's were measured (a run on a CPU-time clock), else no column for them."""
+    cpu = any(s.cpu_replies for s in stats)
     rows = [
         (
             s.bot,
@@ -191,6 +211,7 @@ def _stats(stats: Sequence[BotStats]) -> str:
             _ms(s.reply_mean),
             _ms(s.reply_p95),
             _ms(s.reply_max),
+            *(_cpu_cells(s) if cpu else ()),
             s.timeouts,
             s.late,
         )
@@ -205,15 +226,23 @@ def _stats(stats: Sequence[BotStats]) -> str:
         "mean ms",
         "p95 ms",
         "max ms",
+        *(("CPU mean ms", "CPU p95 ms", "CPU max ms", "CPU %", "idle mean ms") if cpu else ()),
         "timeouts",
         "late",
+    )
+    cpu_note = (
+        "; CPU: the CPU time of its processes in the replies that had it measured, CPU %: "
+        "that time over their reply time (under 100: it waited for a core, slept or "
+        "blocked; over 100: it ran on several cores), idle: reply time less CPU time"
+        if cpu
+        else ""
     )
     return (
         '<section class="panel"><h2>Bots: faults and reply times</h2><div class="scroll">'
         f"{table(columns, rows)}</div>"
         '<p class="note">reply times of the replies that came in time; p95: the time 95% '
-        "of them did not exceed; late: replies that came after their request timed out</p>"
-        "</section>"
+        "of them did not exceed; late: replies that came after their request timed out"
+        f"{cpu_note}</p></section>"
     )
 
 

@@ -1,5 +1,6 @@
-"""Per-bot figures of a run beyond its standings: games, faults by kind, reply times,
-timeouts and late replies, in the order the match file lists the bots.
+"""Per-bot figures of a run beyond its standings: games, faults by kind, reply times (and
+their CPU times on a CPU-time clock), timeouts and late replies, in the order the match
+file lists the bots.
 
 One function for the run page of the report, ``arena run``'s summary and ``arena export``,
 so that they cannot disagree; the store does the counting (:meth:`Store.bot_stats

@@ -12,9 +12,9 @@ Once the text is compressed, the times are most of what is left: written as deci
 time costs some 9 bytes compressed, as the whole number of clock steps since the previous
 event (:func:`_exponent`) about 4, and it comes back bit for bit.
 
-What the per-bot figures need of a log (reply times, late replies) is also kept per seat,
-uncompressed (:func:`seat_replies`), so that they read a few bytes per seat rather than
-inflate every log of a run.
+What the per-bot figures need of a log (reply times and their CPU times, late replies) is
+also kept per seat, uncompressed (:func:`seat_replies`), so that they read a few bytes per
+seat rather than inflate every log of a run.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 import struct
 import zlib
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,12 @@ from arena_kernel.model import Event
 FIELDS = tuple(field.name for field in dataclasses.fields(Event))
 """The lists of a stored log, in :class:`~arena_kernel.model.Event`'s field order."""
 
+_DURATIONS = ("elapsed", "cpu")
+"""The fields that are measured durations (None: not measured), each list stored in whole
+steps of its own (``elapsed_step``, ``cpu_step``: see :func:`_exponent`). A log stored
+before a field was added lacks its list and step, and reads as never measured (``cpu``
+before version 5 of the database)."""
+
 
 def pack(events: Sequence[Event]) -> bytes:
     """The stored form of a game's ``events``."""
@@ -39,17 +46,23 @@ def pack(events: Sequence[Event]) -> bytes:
     log["t_step"] = t_step = _exponent(log["t"])
     steps = [_in_steps(t, t_step) for t in log["t"]]
     log["t"] = [now - before for before, now in itertools.pairwise([0, *steps])]
-    log["elapsed_step"] = elapsed_step = _exponent(log["elapsed"])
-    log["elapsed"] = [None if x is None else _in_steps(x, elapsed_step) for x in log["elapsed"]]
+    for name in _DURATIONS:
+        log[f"{name}_step"] = step = _exponent(log[name])
+        log[name] = [None if x is None else _in_steps(x, step) for x in log[name]]
     return zlib.compress(json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def unpack(data: bytes) -> list[Event]:
     """A game's events from their stored form, as :func:`pack` was given them."""
     log = json.loads(zlib.decompress(data))
-    t_scale, elapsed_scale = 1 << log["t_step"], 1 << log["elapsed_step"]
+    t_scale = 1 << log["t_step"]
     log["t"] = [steps / t_scale for steps in itertools.accumulate(log["t"])]
-    log["elapsed"] = [None if n is None else n / elapsed_scale for n in log["elapsed"]]
+    for name in _DURATIONS:
+        if name not in log:  # stored before arena measured it: not measured
+            log[name] = [None] * len(log["t"])
+            continue
+        scale = 1 << log[f"{name}_step"]
+        log[name] = [None if n is None else n / scale for n in log[name]]
     return [Event(*values) for values in zip(*(log[name] for name in FIELDS), strict=True)]
 
 
@@ -77,25 +90,56 @@ def _in_steps(time: float, exponent: int) -> int:
 class SeatReplies:
     """What the per-bot figures count of one seat's events in one game: the times of its
     replies that answered a request (``recv`` events with an ``elapsed``), packed by
-    :func:`pack_times`, and how many of its replies came late."""
+    :func:`pack_times`, how many of its replies came late, and the CPU times of the same
+    replies (``cpu``).
+
+    ``cpu`` is empty when none of them was measured (a wall-time clock), else one time per
+    reply, in the order of ``times``, NaN for one not measured: so that each CPU time is
+    read beside the wall time of its reply (:func:`reply_pairs`).
+    """
 
     times: bytes
     late: int
+    cpu: bytes
 
 
 def seat_replies(events: Sequence[Event], seats: int) -> list[SeatReplies]:
     """Per seat of a game of ``seats`` seats, its :class:`SeatReplies` in ``events`` (an
     event of no seat of the game counts for none)."""
     times: list[list[float]] = [[] for _ in range(seats)]
+    cpu: list[list[float | None]] = [[] for _ in range(seats)]
     late = [0] * seats
     for event in events:
         if event.seat is None or not 0 <= event.seat < seats:
             continue
         if event.kind == "recv" and event.elapsed is not None:
             times[event.seat].append(event.elapsed)
+            cpu[event.seat].append(event.cpu)
         elif event.kind == "late":
             late[event.seat] += 1
-    return [SeatReplies(pack_times(t), n) for t, n in zip(times, late, strict=True)]
+    return [
+        SeatReplies(pack_times(t), n, _pack_measured(c))
+        for t, n, c in zip(times, late, cpu, strict=True)
+    ]
+
+
+def _pack_measured(times: Sequence[float | None]) -> bytes:
+    """``times`` packed, NaN for None; nothing when none was measured."""
+    if all(time is None for time in times):
+        return b""
+    return pack_times([math.nan if time is None else time for time in times])
+
+
+def reply_pairs(times: bytes, cpu: bytes) -> list[tuple[float, float]]:
+    """The ``(wall, cpu)`` times of the replies of a :class:`SeatReplies` whose CPU time
+    was measured (or of several with a ``cpu``, each field joined in the same order)."""
+    if not cpu:
+        return []
+    return [
+        (wall, used)
+        for wall, used in zip(unpack_times(times), unpack_times(cpu), strict=True)
+        if not math.isnan(used)
+    ]
 
 
 def pack_times(times: Sequence[float]) -> bytes:

@@ -22,7 +22,7 @@ APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """``PRAGMA user_version``; bump it, and add the step from the previous version to
 :data:`MIGRATIONS`, on schema changes."""
 
@@ -31,6 +31,10 @@ _REPLY_COLUMNS = (
     "late_replies INTEGER NOT NULL DEFAULT 0",
 )
 """The seat's replies in its game, for the per-bot figures (:func:`.logs.seat_replies`)."""
+
+_REPLY_CPU = "reply_cpu    BLOB    NOT NULL DEFAULT x''"
+"""The CPU times of the seat's replies, beside their times (:class:`.logs.SeatReplies`):
+added with version 5, after the other reply columns."""
 
 _SEAT_INDEXES = (
     "CREATE INDEX seats_by_bot ON seats (bot)",
@@ -83,6 +87,7 @@ SCHEMA = (
         stderr_log   TEXT,
         {_REPLY_COLUMNS[0]},
         {_REPLY_COLUMNS[1]},
+        {_REPLY_CPU},
         PRIMARY KEY (game_id, seat)
     ) WITHOUT ROWID""",
     *_SEAT_INDEXES,
@@ -163,10 +168,18 @@ def _keep_results(db: sqlite3.Connection) -> None:
         db.execute("UPDATE games SET outcome = ? WHERE id = ?", (text, game_id))
 
 
+def _add_reply_cpu(db: sqlite3.Connection) -> None:
+    """Version 5 keeps the CPU times of each seat's replies beside their wall times (for
+    CPU-time clocks). No arena before it measured CPU time, so every stored game's are
+    empty, the column's default: no log needs reading, and the step takes no time."""
+    db.execute(f"ALTER TABLE seats ADD COLUMN {_REPLY_CPU}")
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_sandbox,
     2: _pack_event_logs,
     3: _keep_results,
+    4: _add_reply_cpu,
 }
 """Per older schema version, the step that brings a database of that version to the next
 one, in the caller's transaction."""

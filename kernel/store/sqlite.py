@@ -31,7 +31,7 @@ from typing import Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
-from arena_kernel.store.logs import pack, seat_replies, unpack, unpack_times
+from arena_kernel.store.logs import pack, reply_pairs, seat_replies, unpack, unpack_times
 from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
 from arena_kernel.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
@@ -109,6 +109,13 @@ class BotStats:
     (seconds) are theirs, None without replies; ``p95`` is the nearest-rank 95th
     percentile, a time one of its replies really took. ``late`` counts replies that came
     after their request had timed out.
+
+    On a CPU-time clock (``[clock] mode = "cpu"``) its replies' CPU times tell a slow bot
+    from a starved one: ``cpu_replies`` are those of its replies whose CPU time was
+    measured, and the CPU figures are over them (None without any). ``cpu_share`` is
+    their CPU time over their wall time: below 1 the bot waited for a core, slept or
+    blocked; above 1 it ran on several cores at once. ``idle_mean`` is their mean wall
+    time less CPU time, the time each reply spent not running (negative on several cores).
     """
 
     bot: str
@@ -119,6 +126,12 @@ class BotStats:
     reply_p95: float | None
     reply_max: float | None
     late: int
+    cpu_replies: int = field(default=0, kw_only=True)
+    cpu_mean: float | None = field(default=None, kw_only=True)
+    cpu_p95: float | None = field(default=None, kw_only=True)
+    cpu_max: float | None = field(default=None, kw_only=True)
+    cpu_share: float | None = field(default=None, kw_only=True)
+    idle_mean: float | None = field(default=None, kw_only=True)
 
     @property
     def timeouts(self) -> int:
@@ -460,7 +473,7 @@ class Store:
             scores: Sequence[float | None] = outcome.scores or [None] * seats
             replies = seat_replies(record.events, seats)
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         game_id,
@@ -472,6 +485,7 @@ class Store:
                         record.stderr_logs.get(seat),
                         replies[seat].times,
                         replies[seat].late,
+                        replies[seat].cpu,
                     )
                     for seat, bot in enumerate(scheduled.seating)
                 ],
@@ -602,7 +616,8 @@ class Store:
 
     def bot_stats(self, run_id: int) -> list[BotStats]:
         """Per bot seated in the run's stored games, in order of first appearance (game
-        index, then seat): its games, faults, reply times and late replies.
+        index, then seat): its games, faults, reply times with their CPU times, and late
+        replies.
 
         Read from the seats (each holds its replies in the game, see
         :func:`~arena_kernel.store.logs.seat_replies`) and the faults, never from the event
@@ -643,13 +658,23 @@ class Store:
         # Nearest rank needs each bot's times in order: sorted in Python, once unpacked
         # together.
         packed: dict[str, list[bytes]] = {}
-        for bot, seat_times in self._read(
-            "SELECT s.bot, s.reply_times FROM games g JOIN seats s ON s.game_id = g.id"
+        measured: dict[str, tuple[list[bytes], list[bytes]]] = {}
+        for bot, seat_times, seat_cpu in self._read(
+            "SELECT s.bot, s.reply_times, s.reply_cpu FROM games g"
+            " JOIN seats s ON s.game_id = g.id"
             " WHERE g.run_id = ? AND length(s.reply_times) > 0",
             (run_id,),
         ):
             packed.setdefault(bot, []).append(seat_times)
+            if seat_cpu:
+                walls, cpus = measured.setdefault(bot, ([], []))
+                walls.append(seat_times)
+                cpus.append(seat_cpu)
         times = {bot: list(unpack_times(b"".join(parts))) for bot, parts in packed.items()}
+        pairs = {
+            bot: reply_pairs(b"".join(walls), b"".join(cpus))
+            for bot, (walls, cpus) in measured.items()
+        }
         return [
             BotStats(
                 bot,
@@ -657,6 +682,7 @@ class Store:
                 dict(faults.get(bot, {})),
                 *_reply_times(times.get(bot, [])),
                 late=late,
+                **_cpu_figures(pairs.get(bot, [])),
             )
             for bot, count, _first, late in games
         ]
@@ -747,6 +773,23 @@ def _reply_times(times: list[float]) -> tuple[int, float | None, float | None, f
     times.sort()
     n = len(times)
     return n, math.fsum(times) / n, times[math.ceil(0.95 * n) - 1], times[-1]
+
+
+def _cpu_figures(pairs: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """The CPU fields of a :class:`BotStats` from its replies' ``(wall, cpu)`` times."""
+    count, mean, p95, longest = _reply_times([cpu for _wall, cpu in pairs])
+    if not count:
+        return {}
+    wall = math.fsum(wall for wall, _cpu in pairs)
+    return {
+        "cpu_replies": count,
+        "cpu_mean": mean,
+        "cpu_p95": p95,
+        "cpu_max": longest,
+        # Replies measured as instant (a coarse clock) leave no time to share.
+        "cpu_share": math.fsum(cpu for _wall, cpu in pairs) / wall if wall else None,
+        "idle_mean": math.fsum(wall - cpu for wall, cpu in pairs) / count,
+    }
 
 
 def _error_name(exc: sqlite3.Error) -> str:

@@ -278,3 +278,11 @@ def test_late_replies_are_shown_as_late() -> None:
     report = check_report([game(events, [timeout])], "candidate", LIMITS)
     assert any("<~ take 1  (late: 2.90 s after its request)" in line for line in report.lines)
     assert report.first[-1] == "  it answered:  nothing in time"
+
+
+def test_a_reply_past_the_wall_clock_cap_is_no_reply() -> None:
+    capped = Fault(FaultKind.WALL_CAP, "no reply within 20 s by the wall clock", seat=0, at=20.1)
+    events = [Event(0.1, "send", 0, "move 21"), Event(20.1, "fault", 0, str(capped))]
+    report = check_report([game(events, [capped])], "candidate", LIMITS)
+    assert report.faults == {"wall-cap": 1} and not report.passed
+    assert report.first[-1] == "  it answered:  nothing within the wall-clock cap"

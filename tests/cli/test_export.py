@@ -4,7 +4,8 @@ per-bot figures); and its errors are one line each.
 
 The database holds a Nim league with a bot that crashes (an ``exit`` fault, a stderr log)
 and one that plays an illegal move (an ``illegal`` fault), and a rock-paper-scissors run
-(session bots, scores), so that every column has values of its every kind."""
+(session bots, scores), so that every column has values of its every kind; the figures of
+CPU time, which those runs on wall-time clocks lack, come from a run stored by hand."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 from arena_cli import arena, one_error_line
 
-from arena_kernel.model import FaultKind
+from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
 from arena_kernel.report.stats import bot_stats
 from arena_kernel.store import Store
 
@@ -120,6 +121,12 @@ def expected(database: Path, run_id: int | None = None) -> dict[str, list[dict[s
                         "reply_mean": stats.reply_mean,
                         "reply_p95": stats.reply_p95,
                         "reply_max": stats.reply_max,
+                        "cpu_replies": stats.cpu_replies,
+                        "cpu_mean": stats.cpu_mean,
+                        "cpu_p95": stats.cpu_p95,
+                        "cpu_max": stats.cpu_max,
+                        "cpu_share": stats.cpu_share,
+                        "idle_mean": stats.idle_mean,
                         "timeouts": stats.timeouts,
                         "late": stats.late,
                     }
@@ -211,6 +218,61 @@ def test_the_database_has_what_the_export_must_carry(database: Path) -> None:
     assert by_bot[1, "crasher"]["faults_exit"] == 13 == by_bot[1, "crasher"]["faults"]
     assert by_bot[1, "optimal"]["faults"] == 0 and by_bot[1, "optimal"]["replies"] > 20
     assert any(b["reply_p95"] < b["reply_max"] for b in rows["bots"])
+    # Wall-time clocks: no CPU time measured.
+    assert {(b["cpu_replies"], b["cpu_share"]) for b in rows["bots"]} == {(0, None)}
+
+
+@pytest.fixture(scope="module")
+def cpu_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run on a CPU-time clock, stored by hand: ``busy`` uses most of each reply's time,
+    ``sleepy`` little of it and once passes the wall-clock cap, ``wall`` has its replies
+    measured by the wall clock only."""
+    path = tmp_path_factory.mktemp("cpu") / "arena.sqlite"
+    bots = ("busy", "sleepy", "wall")
+    spec = {"bots": [{"name": bot} for bot in bots], "clock": {"mode": "cpu", "wall_cap": 10.0}}
+    measured = {0: [(0.25, 0.25), (0.5, 0.375)], 1: [(1.5, 0.125), (0.75, 0.0625)]}
+    with Store(path) as store:
+        run = store.open_run("cpu-key", "cpu", "nim", spec, 2)
+        for index in range(2):
+            events = [Event(0.0, "recv", 2, "take 1", elapsed=0.125)]
+            events += [
+                Event(1.0, "recv", seat, "take 1", elapsed=wall, cpu=cpu)
+                for seat, pairs in measured.items()
+                for wall, cpu in pairs
+            ]
+            faults = [Fault(FaultKind.WALL_CAP, "no reply within 30 s", seat=1)] if index else []
+            record = GameRecord(
+                ScheduledGame(index, index, bots),
+                Outcome.win(0, 3, "took the last stone"),
+                faults=faults,
+                events=events,
+            )
+            store.save_game(run.run_id, record)
+    return path
+
+
+def test_cpu_figures_round_trip_in_both_formats(cpu_database: Path, tmp_path: Path) -> None:
+    want = expected(cpu_database)["bots"]
+    busy, sleepy, wall = want
+    assert (busy["cpu_replies"], busy["cpu_max"]) == (4, 0.375)
+    assert busy["cpu_share"] == 1.25 / 1.5
+    assert (sleepy["faults_wall-cap"], sleepy["idle_mean"]) == (1, 1.03125)
+    assert (wall["replies"], wall["cpu_replies"], wall["cpu_mean"]) == (2, 0, None)
+
+    out = tmp_path / "arena.json"
+    assert arena("export", str(cpu_database), "--format", "json", "-o", str(out)).returncode == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["bots"] == want
+    for got, row in zip(document["bots"], want, strict=True):
+        assert [type(v) for v in got.values()] == [type(v) for v in row.values()], got
+
+    folder = tmp_path / "csv"
+    assert arena("export", str(cpu_database), "--format", "csv", "-o", str(folder)).returncode == 0
+    rows = read_csv(folder)["bots"]
+    assert [
+        {k: read_cell(got[k], v) for k, v in row.items()}
+        for got, row in zip(rows, want, strict=True)
+    ] == want
 
 
 def test_json_round_trip_equals_the_store(database: Path, tmp_path: Path) -> None:

@@ -189,3 +189,29 @@ def test_a_drawing_that_fails_at_any_step_is_a_console_error(report_browser, wri
         assert seen.console_errors == []
     with pytest.raises(AssertionError, match=r"the rps drawing failed at step 2:"):
         report_browser.assert_replay_shows_winner(site, replay)
+
+
+def test_replies_show_their_cpu_time_and_wall_cap_faults_filter(report_browser, cpu_run, tmp_path):
+    site = write_report(cpu_run, tmp_path / "site").parent
+
+    def reply_time(seen) -> tuple[str, str | None]:
+        """The time shown of the first step's reply (busy's, the step's second message)."""
+        cell = seen.page.locator("#messages tbody tr").nth(1).locator("td").nth(4)
+        return cell.inner_text(), cell.get_attribute("title")
+
+    with report_browser.open(site / "games" / "1.html") as seen:
+        assert reply_time(seen) == (
+            "153.0 \u00b7 CPU 150.0",
+            "153.0 ms from request to reply, 150.0 ms of CPU time",
+        )
+        assert seen.console_errors == [] and seen.requests == []
+    with report_browser.open(site / "games" / "3.html") as seen:  # a run without CPU times
+        assert reply_time(seen) == ("153.0", None)
+    with report_browser.open(site / "runs" / "1.html") as seen:
+        page = seen.page
+        page.select_option("#filter-fault", "wall-cap")
+        assert page.inner_text("#games-shown") == "1 of 2 games"
+        shown = page.locator("#games tbody tr:visible td.faults")
+        assert shown.inner_text() == "wall-cap"
+        assert shown.evaluate("cell => getComputedStyle(cell).color") == "rgb(185, 28, 28)"
+        assert seen.console_errors == [] and seen.requests == []

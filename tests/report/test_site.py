@@ -221,3 +221,58 @@ def test_the_command_writes_the_site_and_says_where(nim_run, tmp_path):
     result = arena("report", str(nim_run), "-o", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"wrote {tmp_path / 'site' / 'index.html'}"
+
+
+def bot_rows(page: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The run page's table of bots: its column names, and each bot's cells by name."""
+    section = page.split("<h2>Bots: faults and reply times</h2>")[1].split("</section>")[0]
+    head, body = section.split("<tbody>")
+    rows = [
+        re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body)
+    ]
+    return re.findall(r"<th[^>]*>([^<]*)</th>", head), {row[0]: row for row in rows}
+
+
+def test_cpu_times_are_shown_for_the_runs_that_measured_them(cpu_run, tmp_path):
+    site = write_report(cpu_run, tmp_path / "site").parent
+    page = (site / "runs" / "1.html").read_text()
+    assert (
+        "<dt>clocks (s)</dt><dd>CPU time: game none, grace 0.1, kill 0.5, reply 1, startup 10;"
+        " wall cap 10.0 times the limit</dd>"
+    ) in page
+    columns, rows = bot_rows(page)
+    cpu = columns.index("CPU mean ms")
+    assert columns[cpu - 1 : cpu + 6] == [
+        "max ms",
+        "CPU mean ms",
+        "CPU p95 ms",
+        "CPU max ms",
+        "CPU %",
+        "idle mean ms",
+        "timeouts",
+    ]
+    # 0.150 s of 0.153 s on the CPU: 98 %, 3 ms idle; 0.05 of 0.2: 25 %, 150 ms idle.
+    assert rows["busy"][cpu : cpu + 5] == ["150", "150", "150", "98", "3"]
+    assert rows["sleepy"][cpu : cpu + 5] == ["50", "50", "50", "25", "150"]
+    # The wall-cap fault: counted, in red, and a kind the games can be filtered by.
+    assert rows["sleepy"][columns.index("by kind")] == "wall-cap 1"
+    assert '<option value="wall-cap">wall-cap</option>' in page
+    assert re.search(r'<tr class="has-fault" [^>]*data-faults="wall-cap">', page)
+    capped = (site / "games" / "2.html").read_text()
+    assert re.search(
+        r'<li class="fault">10.500 s: seat 1 \(sleepy\): <strong>wall-cap</strong>', capped
+    )
+    # Each reply's CPU time beside its time, for the viewer.
+    assert '"take 1",0.153,0.15]' in capped and '"take 2",0.2,0.05]' in capped
+
+
+def test_runs_stored_before_cpu_times_measured_wall_time(cpu_run, nim_run, tmp_path):
+    site = write_report(cpu_run, tmp_path / "site").parent
+    old = (site / "runs" / "2.html").read_text()
+    assert "<dd>wall time: game none, grace 0.1, kill 0.5, reply 1, startup 10</dd>" in old
+    columns, _rows = bot_rows(old)
+    assert not [column for column in columns if "CPU" in column or "idle" in column]
+    assert '"take 1",0.153,null]' in (site / "games" / "3.html").read_text()
+    played = write_report(nim_run, tmp_path / "nim").read_text()
+    assert "<dt>clocks (s)</dt><dd>wall time: game " in played
+    assert "CPU mean ms" not in played

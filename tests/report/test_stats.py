@@ -15,6 +15,7 @@ from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, Sch
 from arena_kernel.report.stats import BotStats, bot_faults, bot_stats, fault_kinds
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
+from arena_kernel.testkit import write_report
 
 
 def counted_by_hand(store: Store, run_id: int) -> dict[str, BotStats]:
@@ -115,12 +116,15 @@ def test_a_run_with_a_bot_that_times_out_and_answers_late(
     assert fault_kinds(late.faults) == "timeout 3"
 
 
-def stored_replies(store: Store, run_id: int, index: int, seating: tuple[str, ...], times):
-    """A game whose seat 0 answers with each of ``times`` and seat 1 faults once."""
+def stored_replies(
+    store: Store, run_id: int, index: int, seating: tuple[str, ...], times, cpu=False
+):
+    """A game whose seat 0 answers with each of ``times`` (``cpu``: having run half of
+    each) and seat 1 faults once."""
     events = []
     for t in times:
         events.append(Event(0.0, "send", 0, "move"))
-        events.append(Event(0.0, "recv", 0, "take 1", elapsed=t))
+        events.append(Event(0.0, "recv", 0, "take 1", elapsed=t, cpu=t / 2 if cpu else None))
     events.append(Event(0.0, "recv", 1, "unasked"))  # no elapsed: not a reply
     events.append(Event(0.0, "late", 1, "take 1", elapsed=9.0))
     events.append(Event(0.0, "note", None, "over"))
@@ -151,16 +155,60 @@ def test_p95_is_the_nearest_rank(tmp_path: Path, replies: int, p95: int) -> None
     with Store(tmp_path / "arena.sqlite") as store:
         run = store.open_run("k", "r", "nim", {"bots": [{"name": "a"}, {"name": "b"}]}, 2)
         half = len(times) // 2
-        stored_replies(store, run.run_id, 0, ("a", "b"), times[:half])
-        stored_replies(store, run.run_id, 1, ("a", "b"), times[half:])
+        stored_replies(store, run.run_id, 0, ("a", "b"), times[:half], cpu=True)
+        stored_replies(store, run.run_id, 1, ("a", "b"), times[half:], cpu=True)
         stats = {s.bot: s for s in bot_stats(store, run.run_id)}
     a = stats["a"]
     assert a.replies == replies and a.reply_p95 == p95 / 1000
     assert a.reply_max == replies / 1000
     assert a.reply_mean == pytest.approx((replies + 1) / 2 / 1000)
+    assert a.cpu_replies == replies and a.cpu_p95 == p95 / 2000
+    assert a.cpu_max == replies / 2000 and a.cpu_share == pytest.approx(0.5)
+    assert a.cpu_mean == pytest.approx(a.reply_mean / 2) == a.idle_mean
     b = stats["b"]
     assert b.replies == 0 and b.reply_mean is b.reply_p95 is b.reply_max is None
     assert b.late == 2 and b.faults == {"illegal": 4, "timeout": 2} and b.timeouts == 2
+    assert b.cpu_replies == 0 and b.cpu_mean is b.cpu_share is b.idle_mean is None
+
+
+def test_cpu_figures_are_over_the_replies_whose_cpu_time_was_measured(tmp_path: Path) -> None:
+    """Known times, stored in a real file: (wall, CPU) of 0.4 s and 0.1 s, 0.2 and 0.2,
+    1.0 and 0.5, 0.3 and 0.3; a reply unmeasured, a late one, a bot on a wall clock."""
+
+    def replies(seat: int, *pairs: tuple[float, float | None]) -> list[Event]:
+        return [
+            event
+            for wall, cpu in pairs
+            for event in (
+                Event(0.0, "send", seat, "move"),
+                Event(wall, "recv", seat, "take 1", elapsed=wall, cpu=cpu),
+            )
+        ]
+
+    games = [
+        [*replies(0, (0.4, 0.1), (0.2, 0.2), (0.1, None)), *replies(1, (0.7, None))],
+        [*replies(0, (1.0, 0.5), (0.3, 0.3)), Event(2.0, "late", 0, "take 1", 1.9, 1.8)],
+    ]
+    with Store(tmp_path / "arena.sqlite") as store:
+        run = store.open_run("k", "r", "nim", {"bots": [{"name": "a"}, {"name": "b"}]}, 2)
+        for index, events in enumerate(games):
+            wall_cap = Fault(FaultKind.WALL_CAP, "no reply within 10 s", seat=1)
+            record = GameRecord(
+                ScheduledGame(index, 1, ("a", "b")),
+                Outcome.win(0, 2, "r"),
+                faults=[wall_cap] if index else [],
+                events=events,
+            )
+            store.save_game(run.run_id, record)
+        a, b = bot_stats(store, run.run_id)
+    assert (a.replies, a.late, a.cpu_replies) == (5, 1, 4)
+    assert (a.cpu_p95, a.cpu_max) == (0.5, 0.5)
+    assert a.cpu_mean == pytest.approx(1.1 / 4)
+    assert a.cpu_share == pytest.approx(1.1 / 1.9)
+    assert a.idle_mean == pytest.approx((0.3 + 0.0 + 0.5 + 0.0) / 4)
+    assert (b.replies, b.cpu_replies, b.cpu_mean, b.cpu_p95, b.cpu_max) == (1, 0, None, None, None)
+    assert b.cpu_share is b.idle_mean is None
+    assert b.faults == {"wall-cap": 1} and b.timeouts == 0 and fault_kinds(b.faults) == "wall-cap 1"
 
 
 def test_order_is_the_match_files_then_other_seated_bots(tmp_path: Path) -> None:
@@ -176,3 +224,45 @@ def test_order_is_the_match_files_then_other_seated_bots(tmp_path: Path) -> None
     idle = stats[0]
     assert idle == BotStats("idle", 0, {}, 0, None, None, None, late=0)
     assert stats[2].games == 1 and stats[2].reply_max == 0.1, "the other run's game is not counted"
+
+
+def test_a_run_on_a_cpu_time_clock_tells_a_busy_bot_from_a_sleeping_one(
+    write_match, scripted_bot, tmp_path, no_leftover_processes
+) -> None:
+    """Played for real: ``burner`` spends 0.1 s of CPU time on each move, ``sleeper``
+    sleeps 0.2 s; the store measures both, and the run page shows their CPU figures."""
+    burner = scripted_bot([{"burn": 0.1, "reply": "take 1"}], only="move")
+    sleeper = scripted_bot([{"sleep": 0.2, "reply": "take 1"}], only="move")
+    path = write_match(
+        f"""
+        game = "nim"
+        [clock]
+        mode = "cpu"
+        reply = 2
+        [game_options]
+        pile = 8
+        [[bots]]
+        name = "burner"
+        cmd = {json.dumps(burner)}
+        [[bots]]
+        name = "sleeper"
+        cmd = {json.dumps(sleeper)}
+        """
+    )
+    summary = run_match(path)
+    no_leftover_processes()
+    assert summary.errors == [] and summary.played == 2
+    with Store(summary.run.database) as store:
+        burner_stats, sleeper_stats = bot_stats(store, summary.run.run_id)
+    for stats in (burner_stats, sleeper_stats):
+        assert stats.replies > 0 and stats.cpu_replies == stats.replies
+    # What a loaded machine (tests run side by side) cannot change: the CPU time burnt,
+    # the time slept, and so which of the two ran for more of its reply time.
+    burnt, slept = burner_stats, sleeper_stats
+    assert burnt.cpu_mean is not None and slept.cpu_mean is not None
+    assert burnt.cpu_mean >= 0.09 and slept.cpu_mean < burnt.cpu_mean / 2
+    assert slept.idle_mean is not None and slept.idle_mean >= 0.15
+    assert burnt.cpu_share is not None and slept.cpu_share is not None
+    assert burnt.cpu_share > slept.cpu_share
+    page = write_report(summary.run.database, tmp_path / "site").read_text()
+    assert "CPU mean ms" in page and "<dd>CPU time: " in page

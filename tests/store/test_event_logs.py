@@ -4,6 +4,7 @@ given, any tool can read it, and it takes a fraction of the room of its text."""
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import zlib
 from pathlib import Path
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from arena_kernel.model import Event, GameRecord, Outcome, ScheduledGame
 from arena_kernel.store import Store
-from arena_kernel.store.logs import pack, seat_replies, unpack, unpack_times
+from arena_kernel.store.logs import pack, reply_pairs, seat_replies, unpack, unpack_times
 
 times = st.floats(allow_nan=False, allow_infinity=False)
 events = st.builds(
@@ -23,6 +24,7 @@ events = st.builds(
     seat=st.one_of(st.none(), st.integers(-1, 5)),
     text=st.text(st.characters(exclude_categories=["Cs"])),
     elapsed=st.one_of(st.none(), times),
+    cpu=st.one_of(st.none(), times),
 )
 
 
@@ -35,20 +37,37 @@ def test_a_log_comes_back_bit_for_bit(log: list[Event]) -> None:
         return None if time is None else (time + 0.0).hex()
 
     assert unpack(pack(log)) == log
-    assert [(bits(e.t), bits(e.elapsed)) for e in unpack(pack(log))] == [
-        (bits(e.t), bits(e.elapsed)) for e in log
+    assert [(bits(e.t), bits(e.elapsed), bits(e.cpu)) for e in unpack(pack(log))] == [
+        (bits(e.t), bits(e.elapsed), bits(e.cpu)) for e in log
     ]
 
 
 def test_whole_numbers_come_back_as_the_floats_they_always_were() -> None:
-    (event,) = unpack(pack([Event(2, "recv", 0, "x", 1)]))  # type: ignore[arg-type]
-    assert (type(event.t), type(event.elapsed)) == (float, float)
+    (event,) = unpack(pack([Event(2, "recv", 0, "x", 1, 1)]))  # type: ignore[arg-type]
+    assert (type(event.t), type(event.elapsed), type(event.cpu)) == (float, float, float)
+
+
+def test_a_log_stored_before_cpu_times_reads_as_never_measured() -> None:
+    """What arena stored before schema version 5: no ``cpu`` list, no ``cpu_step``."""
+    old = {
+        "t": [1, 2],
+        "t_step": 2,
+        "kind": ["send", "recv"],
+        "seat": [0, 0],
+        "text": ["pile 3", "take 2"],
+        "elapsed": [None, 1],
+        "elapsed_step": 1,
+    }
+    assert unpack(zlib.compress(json.dumps(old).encode())) == [
+        Event(0.25, "send", 0, "pile 3"),
+        Event(0.75, "recv", 0, "take 2", 0.5, None),
+    ]
 
 
 def test_any_tool_reads_a_stored_log(tmp_path: Path) -> None:
     """Inflate, parse JSON: times are steps of 2**-t_step seconds since the previous
-    event, reply times steps of 2**-elapsed_step."""
-    log = [Event(0.25, "send", 0, "pile 3"), Event(0.75, "recv", 0, "take 2", 0.5)]
+    event, reply times steps of 2**-elapsed_step, their CPU times of 2**-cpu_step."""
+    log = [Event(0.25, "send", 0, "pile 3"), Event(0.75, "recv", 0, "take 2", 0.5, 0.375)]
     with Store(tmp_path / "a.sqlite") as store:
         run = store.open_run("k", "n", "nim", {}, 1)
         record = GameRecord(ScheduledGame(0, 1, ("a", "b")), Outcome.win(0, 2, "r"), events=log)
@@ -65,6 +84,8 @@ def test_any_tool_reads_a_stored_log(tmp_path: Path) -> None:
         "text": ["pile 3", "take 2"],
         "elapsed": [None, 1],
         "elapsed_step": 1,
+        "cpu": [None, 3],
+        "cpu_step": 3,
     }
 
 
@@ -87,3 +108,20 @@ def test_each_seat_keeps_its_reply_times_and_late_replies() -> None:
     first, second = seat_replies(log, seats=2)
     assert (unpack_times(first.times), first.late) == ((0.05, 0.03), 0)
     assert (unpack_times(second.times), second.late) == ((0.07,), 1)
+    assert first.cpu == second.cpu == b"", "a wall-time clock measures no CPU time"
+
+
+def test_each_reply_keeps_its_cpu_time_beside_its_wall_time() -> None:
+    log = [
+        Event(0.1, "recv", 0, "a", 0.05, 0.04),
+        Event(0.2, "recv", 1, "b", 0.07),
+        Event(0.3, "recv", 0, "unmeasured", 0.02),
+        Event(0.4, "late", 0, "too late", 2.0, 1.5),
+        Event(0.5, "recv", 0, "c", 0.03, 0.01),
+    ]
+    first, second = seat_replies(log, seats=2)
+    assert unpack_times(first.times) == (0.05, 0.02, 0.03)
+    cpu = unpack_times(first.cpu)
+    assert (cpu[0], math.isnan(cpu[1]), cpu[2]) == (0.04, True, 0.01), "NaN: not measured"
+    assert reply_pairs(first.times, first.cpu) == [(0.05, 0.04), (0.03, 0.01)]
+    assert second.cpu == b"" and reply_pairs(second.times, second.cpu) == []

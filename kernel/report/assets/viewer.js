@@ -29,18 +29,29 @@
     return td;
   }
 
+  // A reply's time in ms; on a CPU-time clock, the CPU time its bot used too.
+  function replyTime(row, elapsed, cpu) {
+    if (elapsed === null || elapsed === undefined) return cell(row, "", "num");
+    const wall = (elapsed * 1000).toFixed(1);
+    if (cpu === null || cpu === undefined) return cell(row, wall, "num");
+    const used = (cpu * 1000).toFixed(1);
+    const td = cell(row, `${wall} \u00b7 CPU ${used}`, "num");
+    td.title = `${wall} ms from request to reply, ${used} ms of CPU time`;
+    return td;
+  }
+
   function messages(step) {
     const body = $("messages").tBodies[0];
     body.replaceChildren();
     for (let i = step.start; i < step.stop; i += 1) {
-      const [t, kind, seat, text, elapsed] = events[i];
+      const [t, kind, seat, text, elapsed, cpu] = events[i];
       const row = document.createElement("tr");
       row.className = `event ${kind}`;
       cell(row, t.toFixed(3), "num");
       cell(row, who(seat), "who");
       cell(row, `${ARROWS[kind] || ""} ${kind}`, "kind");
       cell(row, text, "text");
-      cell(row, elapsed === null || elapsed === undefined ? "" : (elapsed * 1000).toFixed(1), "num");
+      replyTime(row, elapsed, cpu);
       body.appendChild(row);
     }
     $("no-messages").hidden = step.stop > step.start;
