@@ -35,9 +35,10 @@ FIELDS = tuple(field.name for field in dataclasses.fields(Event))
 
 _DURATIONS = ("elapsed", "cpu")
 """The fields that are measured durations (None: not measured), each list stored in whole
-steps of its own (``elapsed_step``, ``cpu_step``: see :func:`_exponent`). A log stored
-before a field was added lacks its list and step, and reads as never measured (``cpu``
-before version 5 of the database)."""
+steps of its own (``elapsed_step``, ``cpu_step``: see :func:`_exponent`). A log without a
+field's list and step reads as never measured: one stored before the field was added
+(``cpu`` before version 5 of the database), or one on a wall clock, which measures no CPU
+time (its log is then as it always was)."""
 
 
 def pack(events: Sequence[Event]) -> bytes:
@@ -47,6 +48,9 @@ def pack(events: Sequence[Event]) -> bytes:
     steps = [_in_steps(t, t_step) for t in log["t"]]
     log["t"] = [now - before for before, now in itertools.pairwise([0, *steps])]
     for name in _DURATIONS:
+        if name != "elapsed" and all(x is None for x in log[name]):
+            del log[name]  # never measured (a wall clock's CPU): read back as such
+            continue
         log[f"{name}_step"] = step = _exponent(log[name])
         log[name] = [None if x is None else _in_steps(x, step) for x in log[name]]
     return zlib.compress(json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode())

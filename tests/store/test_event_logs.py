@@ -64,6 +64,14 @@ def test_a_log_stored_before_cpu_times_reads_as_never_measured() -> None:
     ]
 
 
+def test_a_log_on_a_wall_clock_is_stored_as_before_cpu_times() -> None:
+    """Nothing to keep of CPU times never measured: a wall clock's log is as it was."""
+    log = [Event(0.25, "send", 0, "pile 3"), Event(0.75, "recv", 0, "take 2", 0.5)]
+    stored = json.loads(zlib.decompress(pack(log)))
+    assert "cpu" not in stored and "cpu_step" not in stored
+    assert unpack(pack(log)) == log
+
+
 def test_any_tool_reads_a_stored_log(tmp_path: Path) -> None:
     """Inflate, parse JSON: times are steps of 2**-t_step seconds since the previous
     event, reply times steps of 2**-elapsed_step, their CPU times of 2**-cpu_step."""
