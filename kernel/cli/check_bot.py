@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from arena_kernel.cli.options import plugin_option
+from arena_kernel.referee.clocks import MODES
 
 if TYPE_CHECKING:
     from arena_kernel.cli.check_report import CheckedGame, CheckReport
@@ -85,6 +86,14 @@ STDERR_TAIL = 4096
     help="The start-up time limit (default: the game's).",
 )
 @click.option(
+    "--clock",
+    "mode",
+    type=click.Choice(MODES),
+    default="wall",
+    show_default=True,
+    help='What the limits measure, as [clock] mode: "cpu" charges the bot its CPU time.',
+)
+@click.option(
     "--option",
     "-o",
     "options",
@@ -118,6 +127,7 @@ def check_bot(
     cwd: Path | None,
     reply: float | None,
     startup: float | None,
+    mode: str,
     options: tuple[str, ...],
     port: int | None,
     seed: int,
@@ -162,7 +172,7 @@ def check_bot(
                 count,
                 games or count,
                 list(opponents),
-                _clock(reply, startup),
+                _clock(reply, startup, mode),
                 _game_options(options),
                 port,
                 seed,
@@ -245,7 +255,9 @@ def _heading(
         f"{', '.join(opponents) or '(none played)'} (seed {match['seed']})",
         f"{bot['name']}: {' '.join(bot['cmd'])}  (in {bot['cwd']})",
         f"clocks: start-up {clocks.startup:g} s, reply {clocks.reply:g} s, grace "
-        f"{clocks.grace:g} s" + (f", game {clocks.game:g} s" if clocks.game else ""),
+        f"{clocks.grace:g} s"
+        + (f", game {clocks.game:g} s" if clocks.game else "")
+        + (f" of CPU time (wall cap {clocks.wall_cap:g} times)" if clocks.mode == "cpu" else ""),
     ]
     if options:
         lines.append(
@@ -321,9 +333,12 @@ def _match(
     return match
 
 
-def _clock(reply: float | None, startup: float | None) -> dict[str, float]:
+def _clock(reply: float | None, startup: float | None, mode: str) -> dict[str, float | str]:
     given = {"reply": reply, "startup": startup}
-    return {key: value for key, value in given.items() if value is not None}
+    clock: dict[str, float | str] = {k: v for k, v in given.items() if v is not None}
+    if mode != "wall":
+        clock["mode"] = mode
+    return clock
 
 
 def _game_options(pairs: Sequence[str]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ report names what it got wrong; the report itself, from stored games made by han
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -286,3 +287,25 @@ def test_a_reply_past_the_wall_clock_cap_is_no_reply() -> None:
     report = check_report([game(events, [capped])], "candidate", LIMITS)
     assert report.faults == {"wall-cap": 1} and not report.passed
     assert report.first[-1] == "  it answered:  nothing within the wall-clock cap"
+
+
+def test_on_a_cpu_clock_a_reply_is_judged_by_its_cpu_time_and_shows_both() -> None:
+    events = [
+        Event(0.0, "send", 0, "move 21"),
+        Event(0.5, "recv", 0, "take 1", 0.5, 0.3),
+        Event(0.6, "send", 0, "move 19"),
+        Event(3.6, "recv", 0, "take 3", 3.0, 0.15),
+    ]
+    report = check_report([game(events, [])], "candidate", LIMITS)
+    text = "\n".join(report.lines)
+    assert "<< take 1  (300.0 ms CPU (500.0 ms wall) of 10 s, start-up clock)" in text
+    assert "<< take 3  (150.0 ms CPU (3.00 s wall) of 2 s)" in text, "not SLOW: 7.5 % of it"
+    assert report.slow == 0
+
+
+def test_check_bot_on_a_cpu_clock_charges_the_bots_cpu_time() -> None:
+    steps = [{"burn": 0.05, "reply": "take 1"}]
+    result = check("--games", "1", "--clock", "cpu", "--reply", "1", "--", *scripted(steps))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "s of CPU time (wall cap 10 times)" in result.stdout
+    assert re.search(r"<< take 1  \(\d+\.\d ms CPU \([\d.]+ m?s wall\) of 1 s\)", result.stdout)
