@@ -46,7 +46,8 @@ CPU_STEP = 0.001
 
 
 class _CpuWatch:
-    """One request on a CPU-time clock: the bot's CPU time when it began, and its limit."""
+    """One request on a CPU-time clock: the bot's CPU time when it began, and the CPU time
+    it may use since."""
 
     __slots__ = ("base", "limit", "meter")
 
@@ -356,9 +357,12 @@ class Channel:
         data = None if message is None else self.codec.encode(message)
         self._cpu = None
         if wall_cap is not None and self._meter is not None:
-            base = 0.0 if from_start else self._meter.seconds()
+            base = self._meter.seconds()
             if base is not None:
-                self._cpu = _CpuWatch(self._meter, base, delay)
+                # From the bot's start, what it used before the request is spent already;
+                # a reply's CPU time is always its own, from the request.
+                allowance = delay - base if from_start else delay
+                self._cpu = _CpuWatch(self._meter, base, allowance)
         self._sent_at = sent_at = time.monotonic()
         self._pending_bytes = 0
         # Set before the write: the write itself may find the bot gone (too much written

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,42 @@ def test_a_bots_accounting_cgroup_is_gone_with_it(tmp_path: Path) -> None:
     before = set(parent.glob(f"arena-{os.getpid()}-*"))
     ask(tmp_path, [READY], 2, "cpu")
     assert set(parent.glob(f"arena-{os.getpid()}-*")) == before
+
+
+SLOW_STARTER = (
+    "import sys, time\n"
+    "end = time.process_time() + 0.4\n"
+    "while time.process_time() < end: pass\n"
+    "for line in sys.stdin: print('ready', flush=True)\n"
+)
+"""A bot that uses 0.4 s of CPU time starting up (a cold runtime), then answers at once."""
+
+
+def ask_slow_starter(tmp_path: Path, startup: float) -> Reply:
+    async def scenario() -> Reply:
+        codec = LineCodec()
+        argv = (sys.executable, "-c", SLOW_STARTER)
+        launch = Launch(BotProgram("bot", argv), codec, "bot", Limits(), tmp_path, 30.0, 0.5)
+        connection = await StdioTransport().connect(replace(launch, cpu_clock=True))
+        channel = Channel("bot", "bot", connection, codec)
+        clocks = Clocks(startup=startup, reply=LIMIT, grace=GRACE, mode="cpu", wall_cap=50.0)
+        try:
+            # Asked once it has started up: that CPU time is all before the request.
+            async with asyncio.timeout(30):
+                while (connection.cpu_meter.seconds() or 0.0) < 0.4:
+                    await asyncio.sleep(0.05)
+            return await Table([channel], clocks, EventLog()).ask(0, "hello")
+        finally:
+            await channel.close()
+
+    return asyncio.run(scenario())
+
+
+def test_the_start_up_clock_counts_cpu_time_from_the_bots_start(tmp_path: Path) -> None:
+    late = ask_slow_starter(tmp_path, startup=0.3)
+    assert late.fault is not None and late.fault.kind is FaultKind.TIMEOUT
+    assert "0.3 s of CPU time from its start (start-up clock)" in late.fault.detail
+
+    ready = ask_slow_starter(tmp_path, startup=5.0)
+    # On time, and its reply's own CPU time is not its start-up's.
+    assert ready.ok and ready.cpu is not None and ready.cpu < 0.1
