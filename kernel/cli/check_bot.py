@@ -276,7 +276,7 @@ def _match(
     seats: int,
     games: int,
     opponents: list[str],
-    clock: dict[str, float],
+    clock: dict[str, float | str],
     options: dict[str, Any],
     port: int | None,
     seed: int,

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural, tallied
+from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural, tallied
 from arena_kernel.scoring.fit import BASE_RATING as BASE_RATING
 from arena_kernel.scoring.fit import ELO_PER_LOGIT as ELO_PER_LOGIT
 from arena_kernel.scoring.fit import PRIOR_DRAWS as PRIOR_DRAWS
@@ -24,6 +24,8 @@ from arena_kernel.scoring.fit import (
     maximise,
     prior_derivatives,
     prior_log_likelihood,
+    rating_estimates,
+    rating_rows,
 )
 
 
@@ -119,20 +121,14 @@ class EloScorer(Scorer):
             points[a] += score * count
             points[b] += (1 - score) * count
         ratings = fit_elo_counted(results.items())
-        order = sorted(
+        rows = rating_rows(
             bots,
-            key=lambda bot: (-ratings[bot].elo, bot) if bot in ratings else (math.inf, bot),
-        )
-        rows = [
-            (
-                bot,
-                round(ratings[bot].elo, 1) if bot in ratings else None,
-                round(ratings[bot].error, 1) if bot in ratings else None,
+            ratings,
+            lambda bot: (
                 played[bot],
                 round(100 * points[bot] / played[bot], 1) if played[bot] else None,
-            )
-            for bot in order
-        ]
+            ),
+        )
         notes = []
         if multiplayer:
             notes.append(
@@ -147,7 +143,5 @@ class EloScorer(Scorer):
             rows=rows,
             notes=notes,
             estimate="Elo, 95% interval",
-            estimates={
-                bot: Estimate(r.elo, r.elo - r.error, r.elo + r.error) for bot, r in ratings.items()
-            },
+            estimates=rating_estimates(ratings),
         )

@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from arena_kernel.scoring.base import Estimate
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""
@@ -136,3 +139,28 @@ def solve(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> list[li
                 for k in range(col, len(head)):
                     target[k] -= factor * head[k]
     return [row[n:] for row in m]
+
+
+def rating_rows(
+    bots: Sequence[str], ratings: Mapping[str, Rating], rest: Callable[[str], tuple[Any, ...]]
+) -> list[tuple[Any, ...]]:
+    """A rating table's rows, best rating first (bots without one last, by name): each
+    ``(bot, rating, ±95 %, *rest(bot))``, the figures rounded as both scorers show them."""
+
+    def key(bot: str) -> tuple[float, str]:
+        return (-ratings[bot].elo, bot) if bot in ratings else (math.inf, bot)
+
+    return [
+        (
+            bot,
+            round(ratings[bot].elo, 1) if bot in ratings else None,
+            round(ratings[bot].error, 1) if bot in ratings else None,
+            *rest(bot),
+        )
+        for bot in sorted(bots, key=key)
+    ]
+
+
+def rating_estimates(ratings: Mapping[str, Rating]) -> dict[str, Estimate]:
+    """Each rated bot's rating with its 95 % interval, for the report's plots."""
+    return {bot: Estimate(r.elo, r.elo - r.error, r.elo + r.error) for bot, r in ratings.items()}

@@ -44,13 +44,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural, tallied
+from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural, tallied
 from arena_kernel.scoring.fit import (
     Rating,
     centred_ratings,
     maximise,
     prior_derivatives,
     prior_log_likelihood,
+    rating_estimates,
+    rating_rows,
 )
 
 
@@ -205,20 +207,14 @@ class PlackettLuceScorer(Scorer):
                 played[bot] += count
                 rank_sum[bot] += rank * count
         ratings = fit_placings(counts)
-        order = sorted(
+        rows = rating_rows(
             bots,
-            key=lambda bot: (-ratings[bot].elo, bot) if bot in ratings else (math.inf, bot),
-        )
-        rows = [
-            (
-                bot,
-                round(ratings[bot].elo, 1) if bot in ratings else None,
-                round(ratings[bot].error, 1) if bot in ratings else None,
+            ratings,
+            lambda bot: (
                 played[bot],
                 round(rank_sum[bot] / played[bot], 2) if played[bot] else None,
-            )
-            for bot in order
-        ]
+            ),
+        )
         notes = []
         if lonely:
             notes.append(f"{plural(lonely, 'game')} without two different bots skipped")
@@ -228,7 +224,5 @@ class PlackettLuceScorer(Scorer):
             rows=rows,
             notes=notes,
             estimate="Plackett-Luce rating (Elo scale), 95% interval",
-            estimates={
-                bot: Estimate(r.elo, r.elo - r.error, r.elo + r.error) for bot, r in ratings.items()
-            },
+            estimates=rating_estimates(ratings),
         )
