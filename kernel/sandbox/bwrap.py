@@ -53,18 +53,16 @@ class Sandbox:
     def command(
         self, argv: list[str], processes: int | None
     ) -> tuple[list[str], PidsCgroup | None]:
-        """The command that runs ``argv`` in this sandbox, and the cgroup made for it (the
-        caller removes it once the bot is gone)."""
+        """The command that runs ``argv`` in this sandbox, and the cgroup made for it: the
+        caller starts the command in it (:func:`~arena_kernel.sandbox.cgroups.join_command`)
+        and removes it once the bot is gone."""
         cgroup = None
-        prefix: list[str] = []
         if processes is not None and self.pids_parent is not None:
             # Two processes more than the bot's own: bwrap, and its init inside the namespace.
             cgroup = PidsCgroup(self.pids_parent, processes + 2)
-            prefix = cgroup.join_command()
         network = ["--share-net"] if self.host_network else []
         env = [arg for key, value in self.env.items() for arg in ("--setenv", key, value)]
         return [
-            *prefix,
             self.bwrap,
             *ISOLATION,
             *network,

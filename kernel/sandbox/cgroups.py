@@ -53,10 +53,10 @@ def own_cgroups() -> dict[str, str]:
     return paths
 
 
-def usable_parent(hierarchies: Sequence[str], needed: str) -> tuple[Path, str] | None:
+def usable_parent(hierarchies: Sequence[str], needed: str) -> Path | None:
     """The first of arena's own cgroups in ``hierarchies`` (in that order) under which it
-    can make a child cgroup that has the file ``needed`` and takes processes, with the
-    hierarchy's key; None where there is none. Cgroups of arenas that are gone are removed
+    can make a child cgroup that has the file ``needed`` and takes processes; None where
+    there is none. Cgroups of arenas that are gone are removed
     from it on the way."""
     mounts, own = mount_points(), own_cgroups()
     for hierarchy in hierarchies:
@@ -64,7 +64,7 @@ def usable_parent(hierarchies: Sequence[str], needed: str) -> tuple[Path, str] |
             parent = mounts[hierarchy] / own[hierarchy].lstrip("/")
             if _usable(parent, needed):
                 _remove_stale(parent)
-                return parent, hierarchy
+                return parent
     return None
 
 

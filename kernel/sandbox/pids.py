@@ -12,21 +12,20 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from arena_kernel.sandbox.cgroups import V2, join_command, new_cgroup, remove_cgroup, usable_parent
+from arena_kernel.sandbox.cgroups import V2, new_cgroup, remove_cgroup, usable_parent
 
 
 @functools.cache
 def pids_parent() -> Path | None:
     """The cgroup under which each bot gets its own ``pids`` cgroup, or None. Cgroups an
     arena killed before its bots ended left behind are removed on the way."""
-    found = usable_parent((V2, "pids"), "pids.max")
-    return None if found is None else found[0]
+    return usable_parent((V2, "pids"), "pids.max")
 
 
 class PidsCgroup:
     """One bot's cgroup: at most ``limit`` processes. The bot joins it before bwrap starts
-    (:meth:`join_command`), so that nothing it forks is ever outside it; :meth:`remove`
-    deletes it once the bot's processes are gone."""
+    (:func:`~arena_kernel.sandbox.cgroups.join_command`), so that nothing it forks is ever
+    outside it; :meth:`remove` deletes it once the bot's processes are gone."""
 
     def __init__(self, parent: Path, limit: int) -> None:
         self.path = new_cgroup(parent)
@@ -35,10 +34,6 @@ class PidsCgroup:
         except OSError:
             self.path.rmdir()
             raise
-
-    def join_command(self) -> list[str]:
-        """A ``sh`` prefix that moves itself into the cgroup, then execs the rest of argv."""
-        return join_command([self.path])
 
     def remove(self) -> None:
         """Delete the cgroup (it must be empty: call once the bot's processes are gone)."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,6 +40,7 @@ from arena_kernel.registries.manager import (
 from arena_kernel.registries.registry import Registries
 from arena_kernel.sandbox.probe import Probe, probe
 from arena_kernel.testing.browser import ReportBrowser, unavailable
+from arena_kernel.testing.scripted import command
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def scripted_bot() -> Callable[..., list[str]]:
     def argv(
         steps: list[dict[str, Any]], *, framing: str = "line", only: str = "", tcp: bool = False
     ) -> list[str]:
-        cmd = [sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps)]
+        cmd = [*command(steps)]
         cmd += ["--framing", framing]
         if only:
             cmd += ["--only", only]

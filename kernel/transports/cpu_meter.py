@@ -50,9 +50,9 @@ def accounting_parent() -> tuple[Path, str] | None:
     """Where each bot's accounting cgroup is made, and the file that holds its total;
     None where arena can make none (the meter then reads ``/proc``)."""
     for hierarchy, total in ((V2, "cpu.stat"), ("cpuacct", "cpuacct.usage")):
-        found = usable_parent((hierarchy,), total)
-        if found is not None:
-            return found[0], total
+        parent = usable_parent((hierarchy,), total)
+        if parent is not None:
+            return parent, total
     return None
 
 

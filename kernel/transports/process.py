@@ -412,8 +412,9 @@ class _Start:
                 ) from None
         if launch.cpu_clock:
             self.accounting = CgroupMeter.make()
-            if self.accounting is not None:
-                self.argv = [*join_command([self.accounting.path]), *self.argv]
+        cgroups = [c.path for c in (self.cgroup, self.accounting) if c is not None]
+        if cgroups:
+            self.argv = [*join_command(cgroups), *self.argv]
         discard_stale_log(launch)
         with arena_descriptors(self.bot):
             self.err_r, self.err_w = os.pipe()

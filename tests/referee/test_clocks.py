@@ -4,7 +4,6 @@ reply is on time or late by when it was read, whatever else the referee is doing
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
@@ -15,12 +14,9 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.testing.scripted import command as scripted
 from arena_kernel.transports.base import BotProgram, Launch, Limits
 from arena_kernel.transports.stdio import StdioTransport
-
-
-def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 async def open_table(

@@ -4,7 +4,6 @@ behind a table, one per test."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 import tracemalloc
@@ -16,6 +15,7 @@ from arena_kernel.referee.channel import MAX_PENDING, PENDING_BYTES_IN_MESSAGES,
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS, EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.testing.scripted import command as scripted
 from arena_kernel.transports.base import BotProgram, Launch, Limits
 from arena_kernel.transports.fd_connection import MAX_UNSENT
 from arena_kernel.transports.stdio import StdioTransport
@@ -48,10 +48,6 @@ async def gone(pid: int, within: float = 5.0) -> bool:
     while alive(pid) and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     return not alive(pid)
-
-
-def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 def test_unsolicited_messages_are_logged_up_to_a_cap_then_counted(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.testing.scripted import command as scripted
 from arena_kernel.transports.base import BotProgram, Launch, Limits
 from arena_kernel.transports.fd_connection import MAX_UNSENT
 from arena_kernel.transports.stdio import StdioTransport
@@ -23,10 +23,6 @@ from arena_kernel.transports.stdio import StdioTransport
 QUICK = Clocks(startup=0.0, reply=1.0, grace=0.05)
 """No start-up clock: a bot's first request has only its own limit, like every later one
 (the start-up clock has tests of its own)."""
-
-
-def scripted(steps: list[dict]) -> tuple[str, ...]:
-    return (sys.executable, "-m", "arena_kernel.testing.scripted", json.dumps(steps))
 
 
 async def open_table(
