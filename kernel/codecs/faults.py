@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from arena_kernel.codecs.base import Decoded
+from arena_kernel.codecs.base import MAX_DEPTH, Decoded
 from arena_kernel.model import Fault, FaultKind
 
 FAULT_EXCERPT = 200
 """Bytes of the offending input kept with a fault: enough to recognise, never a flood."""
+
+TOO_DEEP = f"nested deeper than {MAX_DEPTH} levels"
+"""Why a message nested deeper than :data:`~arena_kernel.codecs.base.MAX_DEPTH` is
+``malformed``."""
 
 
 def oversize_fault(max_message: int, raw: bytes) -> Decoded:

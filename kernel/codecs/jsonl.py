@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from arena_kernel.codecs.base import Codec, Decoded
-from arena_kernel.codecs.faults import malformed_fault
+from arena_kernel.codecs.base import MAX_DEPTH, Codec, Decoded
+from arena_kernel.codecs.faults import TOO_DEEP, malformed_fault
 from arena_kernel.codecs.line import LineDecoder
 
 EXCERPT_CHARS = 60
@@ -73,6 +73,29 @@ def _loads(text: str) -> Any:
     return value if end == len(text) else json.loads(text)
 
 
+def _too_deep(text: str, value: Any) -> bool:
+    """Whether ``value``, decoded from ``text``, nests arrays and objects deeper than
+    :data:`MAX_DEPTH`.
+
+    Each level takes a bracket to open it and one to close it, so a line that is short or
+    has few brackets (the usual message) is cleared from its text alone; any other value
+    is walked a level at a time, without recursion.
+    """
+    if len(text) <= 2 * MAX_DEPTH or text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            item
+            for node in level
+            if isinstance(node, list | dict)
+            for item in (node.values() if isinstance(node, dict) else node)
+        ]
+        if not level:
+            return False
+    return any(isinstance(node, list | dict) for node in level)
+
+
 def _excerpt(text: str, pos: int) -> str:
     """The part of a long line around the error position, marked where it is cut."""
     if len(text) <= EXCERPT_CHARS:
@@ -89,7 +112,7 @@ class JsonlDecoder(LineDecoder):
 
     def _message(self, text: str, raw: bytes) -> Decoded | None:
         try:
-            return _loads(text), raw
+            value = _loads(text)
         except json.JSONDecodeError as exc:
             if not text.strip():
                 return None
@@ -98,8 +121,12 @@ class JsonlDecoder(LineDecoder):
             # An integer beyond Python's digit limit; the rest of the text is advice to
             # Python programmers, not to the bot's author.
             detail = f"invalid JSON: {str(exc).partition(';')[0]}"
-        except RecursionError:
-            detail = "invalid JSON: nested too deeply"
+        except RecursionError:  # nested deeper than the stack left to the parser
+            detail = f"invalid JSON: {TOO_DEEP}"
+        else:
+            if not _too_deep(text, value):
+                return value, raw
+            detail = f"invalid JSON: {TOO_DEEP}"
         return malformed_fault(detail, raw)
 
 

@@ -14,8 +14,14 @@ import math
 import re
 from typing import Any, ClassVar
 
-from arena_kernel.codecs.base import Codec, Decoded, Decoder
-from arena_kernel.codecs.faults import FAULT_EXCERPT, malformed_fault, oversize_fault, utf8_detail
+from arena_kernel.codecs.base import MAX_DEPTH, Codec, Decoded, Decoder
+from arena_kernel.codecs.faults import (
+    FAULT_EXCERPT,
+    TOO_DEEP,
+    malformed_fault,
+    oversize_fault,
+    utf8_detail,
+)
 from arena_kernel.model import Fault, FaultKind
 
 
@@ -68,8 +74,9 @@ class SexprDecoder(Decoder):
 
     Framing only tracks nesting depth, strings and comments, so a datum's bytes are the
     only thing buffered: never a half-built value, which would cost many times the bytes.
-    A datum over the limit is reported once; the framer then follows it to its end without
-    storing anything, and decoding resumes right after it.
+    A datum over the size limit, or nested deeper than :data:`MAX_DEPTH` lists, is reported
+    once; the framer then follows it to its end without storing anything, and decoding
+    resumes right after it.
     """
 
     __slots__ = ("_buf", "_depth", "_max", "_pos", "_skipping", "_start", "_state")
@@ -88,7 +95,8 @@ class SexprDecoder(Decoder):
         self._depth = 0
         """Lists open in the unfinished datum."""
         self._skipping = False
-        """The unfinished datum is oversize and already reported: its bytes are dropped."""
+        """The unfinished datum is oversize or too deep and already reported: its bytes
+        are dropped."""
 
     def feed(self, data: bytes) -> list[Decoded]:
         out: list[Decoded] = []
@@ -146,6 +154,8 @@ class SexprDecoder(Decoder):
                 byte = buf[pos - 1]
                 if byte == _OPEN:
                     depth += 1
+                    if depth > MAX_DEPTH and not self._skipping:
+                        self._too_deep(out)
                 elif byte == _CLOSE:
                     depth -= 1
                     if not depth:
@@ -179,6 +189,12 @@ class SexprDecoder(Decoder):
         self._pos = pos
         self._state = state
         self._depth = depth
+
+    def _too_deep(self, out: list[Decoded]) -> None:
+        """The unfinished datum opened one list too many: report it, and skip the rest."""
+        excerpt = bytes(self._buf[self._start : self._start + FAULT_EXCERPT])
+        out.append(malformed_fault(TOO_DEEP, excerpt))
+        self._skipping = True
 
     def _compact(self, out: list[Decoded]) -> None:
         """Keep only the unfinished datum, and catch it growing past the limit."""

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 MAX_TAKE = 3
 
+SHOWN = 200
+"""Characters of a bad reply quoted in its fault: enough to see it, never the whole of a
+message of a megabyte."""
+
 
 def best_take(pile: int) -> int:
     """The winning move in two-player Nim (leave a multiple of 4), else take one."""
@@ -117,7 +121,9 @@ class Nim(Game[None]):
             return None
         verb, args = from_wire(codec, reply.message)
         if verb != "take" or len(args) != 1 or not isinstance(args[0], int):
-            table.fault(seat, FaultKind.ILLEGAL, f"expected take <1-3>, got {reply.message!r}")
+            table.fault(
+                seat, FaultKind.ILLEGAL, f"expected take <1-3>, got {_shown(reply.message)}"
+            )
             return None
         take = args[0]
         if not 1 <= take <= min(MAX_TAKE, pile):
@@ -142,3 +148,9 @@ class Nim(Game[None]):
         if winner < 0:
             return Outcome(ranks, "every seat faulted")
         return Outcome(ranks, f"{reason} (seat {winner})")
+
+
+def _shown(message: Any) -> str:
+    """``repr(message)``, cut to :data:`SHOWN` characters."""
+    text = repr(message)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"

@@ -20,12 +20,13 @@ from arena_kernel.testing.wire import from_wire
 
 def read_wire(text: str) -> tuple[str, list[Any]]:
     """``(verb, args)`` of a stored message in any of the test games' wire forms;
-    ``("", [])`` for anything else (a bot may send any text)."""
+    ``("", [])`` for anything else (a bot may send any text, such as JSON nested deeper
+    than the parser's stack, over a codec that does not read JSON)."""
     text = text.strip()
     if text.startswith("{"):
         try:
             return from_wire("jsonl", json.loads(text))
-        except ValueError:
+        except (ValueError, RecursionError):
             return "", []
     if text.startswith("(") and text.endswith(")"):
         return from_wire("line", text[1:-1])

@@ -66,7 +66,7 @@ class Rps(Game[None]):
                 reply = replies[seat]
                 if not reply.ok:
                     return Outcome.win(1 - seat, 2, f"seat {seat} {reply.fault}")
-                if reply.message not in BEATS:
+                if not isinstance(reply.message, str) or reply.message not in BEATS:
                     table.fault(seat, FaultKind.ILLEGAL, f"not a throw: {reply.message!r}")
                     return Outcome.win(1 - seat, 2, f"seat {seat} threw {reply.message!r}")
                 throws.append(reply.message)

@@ -6,9 +6,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from arena_kernel.codecs.sexpr import Symbol
+
+_INTEGER = re.compile(r"-?[0-9]+")
+"""A number argument of the text forms: ASCII digits only (``str.isdigit`` also passes
+``²``, which ``int`` refuses)."""
 
 
 def to_wire(codec: str, verb: str, *args: Any) -> Any:
@@ -32,5 +37,17 @@ def from_wire(codec: str, message: Any) -> tuple[str, list[Any]]:
         return "", []
     if isinstance(message, str) and message.split():
         verb, *args = message.split()
-        return verb, [int(a) if a.lstrip("-").isdigit() else a for a in args]
+        return verb, [_argument(a) for a in args]
     return "", []
+
+
+def _argument(word: str) -> Any:
+    """A word of a text message: an int if it is a number Python converts; any other word,
+    one with more digits than Python's limit on integer digits too, stays a str, for the
+    game to judge like any word that is not a number."""
+    if _INTEGER.fullmatch(word):
+        try:
+            return int(word)
+        except ValueError:
+            pass
+    return word

@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena_kernel.codecs import jsonl
+from arena_kernel.codecs.base import MAX_DEPTH
+from arena_kernel.codecs.faults import TOO_DEEP
 from arena_kernel.codecs.jsonl import JsonlCodec
 from arena_kernel.model import Fault, FaultKind
 
@@ -139,7 +141,7 @@ def test_invalid_json_on_a_long_line_quotes_around_the_error(feed) -> None:
 @pytest.mark.parametrize(
     ("line", "detail"),
     [
-        (b"[" * 100_000, "invalid JSON: nested too deeply"),
+        (b"[" * 100_000, f"invalid JSON: {TOO_DEEP}"),
         (b"1" * 5000, "invalid JSON: Exceeds the limit (4300 digits) for integer string"),
         (b'"\xc3("', "invalid UTF-8 at byte 1 (0xc3: invalid continuation byte)"),
     ],
@@ -148,6 +150,32 @@ def test_hostile_lines_are_faults(feed, line: bytes, detail: str) -> None:
     [(fault, _raw)] = feed(JsonlCodec().decoder(), line + b"\n")
     assert fault.kind == FaultKind.MALFORMED
     assert fault.detail.startswith(detail)
+
+
+def nested(opening: str, depth: int) -> str:
+    """A value ``depth`` arrays (``[``) or objects (``{"a":``) deep."""
+    closing = "]" if opening == "[" else "}"
+    return opening * depth + "0" + closing * depth
+
+
+@pytest.mark.parametrize("opening", ["[", '{"a":'])
+def test_a_value_max_depth_deep_decodes_and_one_level_more_is_a_fault(feed, opening) -> None:
+    text = nested(opening, MAX_DEPTH)
+    [(deepest, _raw)] = feed(JsonlCodec().decoder(), text.encode() + b"\n")
+    assert json.dumps(deepest, separators=(",", ":")) == text
+    assert repr(deepest).count(opening[0]) == MAX_DEPTH
+    out = feed(JsonlCodec().decoder(), nested(opening, MAX_DEPTH + 1).encode() + b"\n1\n")
+    assert [m for m, _ in out] == [Fault(FaultKind.MALFORMED, f"invalid JSON: {TOO_DEEP}"), 1]
+
+
+@pytest.mark.parametrize(("depth", "ok"), [(MAX_DEPTH, True), (MAX_DEPTH + 1, False)])
+def test_depth_is_found_past_many_shallow_brackets(feed, depth: int, ok: bool) -> None:
+    """More brackets than levels, the deepest value last among its siblings."""
+    text = '[{"a":[0]},' + "[0]," * MAX_DEPTH + nested("[", depth - 1) + "]"
+    [(message, _raw)] = feed(JsonlCodec().decoder(), text.encode() + b"\n")
+    assert message == (
+        json.loads(text) if ok else Fault(FaultKind.MALFORMED, f"invalid JSON: {TOO_DEEP}")
+    )
 
 
 def test_oversize_line_is_skipped_without_being_kept(feed, peak) -> None:

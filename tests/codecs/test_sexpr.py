@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena_kernel.codecs.base import MAX_DEPTH
+from arena_kernel.codecs.faults import TOO_DEEP
 from arena_kernel.codecs.sexpr import SexprCodec, Symbol
 from arena_kernel.model import Fault, FaultKind
 
@@ -205,6 +207,48 @@ def test_huge_integer_is_a_fault() -> None:
     [fault] = decode(b"(" + b"9" * 5000 + b")")
     assert fault.kind == FaultKind.MALFORMED
     assert fault.detail.startswith("bad number: Exceeds the limit (4300 digits)")
+
+
+def nested(depth: int) -> bytes:
+    return b"(" * depth + b"a" + b")" * depth
+
+
+def test_a_datum_max_depth_deep_decodes_and_prints() -> None:
+    [value] = decode(nested(MAX_DEPTH))
+    for _ in range(MAX_DEPTH):
+        [value] = value
+    assert value == Symbol("a")
+    [deepest] = decode(nested(MAX_DEPTH))
+    assert repr(deepest).count("[") == str(deepest).count("[") == MAX_DEPTH
+    assert SexprCodec().encode(deepest) == nested(MAX_DEPTH) + b"\n"
+
+
+@given(st.lists(st.integers(0, 2 * MAX_DEPTH + 30)))
+def test_one_level_deeper_is_a_fault_and_decoding_resumes_after_it(feed, cuts) -> None:
+    stream = b"(before) " + nested(MAX_DEPTH + 1) + b" (after)"
+    out = feed(SexprCodec().decoder(), stream, cuts)
+    assert [m for m, _ in out] == [
+        [Symbol("before")],
+        Fault(FaultKind.MALFORMED, TOO_DEEP),
+        [Symbol("after")],
+    ]
+    assert out[1][1].startswith(b"(" * (MAX_DEPTH + 1)), "what was read of it, from its start"
+
+
+def test_a_deep_datum_is_one_fault_and_is_not_kept(peak) -> None:
+    """A hostile bot's datum 50,000 lists deep: the framer follows it to its end without
+    keeping its bytes, and never builds its value."""
+    decoder = SexprCodec().decoder()
+    out: list = []
+
+    def nest(byte: bytes) -> None:
+        for _ in range(10):
+            out.extend(decoder.feed(byte * 5_000))
+
+    assert peak(lambda: nest(b"(")) < 25_000
+    nest(b")")
+    out += decoder.feed(b"(after)") + decoder.close()
+    assert [m for m, _ in out] == [Fault(FaultKind.MALFORMED, TOO_DEEP), [Symbol("after")]]
 
 
 def test_oversize_datum_in_one_read_is_one_fault() -> None:

@@ -128,10 +128,13 @@ class Referee:
         return reply
 
     def stale(self, player: int, message: Any, message_id: str) -> bool:
+        """Whether ``message`` answers an earlier request of ``player``'s. Only a string can
+        be one of its ids: any other ``message_id`` (a list, an object) is a wrong reply,
+        for :func:`wire.read_move` to judge."""
         if not isinstance(message, dict):
             return False
         old = message.get("message_id")
-        return old != message_id and old in self.entrants[player].issued
+        return isinstance(old, str) and old != message_id and old in self.entrants[player].issued
 
     def message_id(self, player: int) -> str:
         rules = self.rules

@@ -94,3 +94,17 @@ def test_in_process_bots_play_the_same_protocol(dice_match):
     for result, detail, events in stored_games(summary):
         assert not detail.faults
         transcript_checks(result, events, {"a": 1, "b": 2, "c": 3})
+
+
+def test_a_message_id_of_another_type_is_a_wrong_reply_like_any_other(dice_match, scripted_bot):
+    """A list (or an object) is no request's id: the reply loses its round, with the
+    reason, and the referee goes on."""
+    reply = {"reply": '{"message_id": [1], "move": "challenge"}'}
+    bad = scripted_bot([reply], only='{"subject":"move_request"', tcp=True)
+    path = dice_match({"bad": bad, "good": "prob"}, "games = 1\n[game_options]\ndice = 2")
+    summary = run_match(path)
+    assert summary.played == 1 and not summary.errors
+    [(result, detail, _events)] = stored_games(summary)
+    assert result.ranks == (2, 1)
+    assert detail.faults and {f.seat for f in detail.faults} == {0}
+    assert all(f.detail.startswith("message_id [1] is not 'g1r") for f in detail.faults)
