@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -133,7 +134,7 @@ def resume(match: Path) -> None:
 
 def standings(match: Path) -> None:
     """Time the standings, the per-bot figures and ``arena standings``; print JSON."""
-    from arena_kernel.cli.main import cli
+    from arena_kernel.cli import main as entry
     from arena_kernel.registries.manager import get_plugin_manager, load_registries
     from arena_kernel.report.stats import bot_stats
     from arena_kernel.scoring.standings import run_standings
@@ -153,6 +154,8 @@ def standings(match: Path) -> None:
         clock = Stopwatch()
         bot_stats(store, run.run_id)
         measured.update(clock.read("bot figures"))
+    # The baseline's commands are in its entry point's module; this kernel's have their own.
+    cli = getattr(entry, "cli", None) or importlib.import_module("arena_kernel.cli.commands").cli
     clock = Stopwatch()
     with contextlib.redirect_stdout(io.StringIO()):
         cli.main(["standings", str(database)], standalone_mode=False)

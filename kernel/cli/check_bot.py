@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -35,8 +34,6 @@ BOT = "candidate"
 """The name of the bot under test in the check's match (another if a built-in has it)."""
 
 MATCH_FILE = "check-bot.toml"
-STDERR_TAIL = 4096
-"""Bytes read from the end of the bot's stderr log of a game."""
 
 
 @click.command(
@@ -148,7 +145,7 @@ def check_bot(
     kind) when it made any or a game could not be played, 2 on a user error (an unknown
     game, no command, a command that does not exist).
     """
-    from arena_kernel.cli.main import registries_with, user_errors
+    from arena_kernel.cli.commands import registries_with, user_errors
     from arena_kernel.errors import ArenaError
 
     with user_errors():
@@ -202,9 +199,11 @@ def _play(
     """Run the check's match file, then read its games and make the report (before the
     temporary folder goes)."""
     from arena_kernel.cli.check_report import CheckedGame, Limits, check_report
+    from arena_kernel.cli.interrupts import interrupted
     from arena_kernel.errors import ArenaError
     from arena_kernel.runner.api import prepare, run_prepared
     from arena_kernel.store.sqlite import Store
+    from arena_kernel.transports.stderr_log import stderr_end
 
     try:
         prepared = prepare(path, plugins)
@@ -212,8 +211,7 @@ def _play(
         try:
             summary = run_prepared(prepared, [observer])
         except KeyboardInterrupt:
-            click.echo("arena: interrupted", err=True)
-            sys.exit(130)
+            raise interrupted() from None
     except ArenaError as exc:
         # The match file is the command's own: name the command, not a temporary file.
         message = re.sub(re.escape(str(path)) + r"(, line \d+)?", "check-bot", str(exc))
@@ -225,7 +223,8 @@ def _play(
         checked = []
         for detail in store.games(summary.run.run_id):
             seat = detail.seating.index(bot)
-            stderr = _tail(detail.stderr_logs.get(seat))
+            log = detail.stderr_logs.get(seat)
+            stderr = stderr_end(log) if log is not None else ""
             checked.append(CheckedGame(detail, store.events(detail.game_id), stderr))
     clocks = game_cls.clocks.merged(dict(prepared.spec.clock))
     limits = Limits(clocks.startup, clocks.reply)
@@ -389,19 +388,6 @@ def _workspace(keep: Path | None) -> Iterator[Path]:
     except OSError as exc:
         raise ArenaError(f"--keep {keep}: cannot create it: {exc.strerror or exc}") from None
     yield keep.resolve()
-
-
-def _tail(path: str | None) -> str:
-    """The end of a stderr log ('' when there is none)."""
-    if path is None:
-        return ""
-    try:
-        with open(path, "rb") as log:
-            log.seek(0, os.SEEK_END)
-            log.seek(max(0, log.tell() - STDERR_TAIL))
-            return log.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
 
 
 def _progress(games: int, bot: str, quiet: bool) -> object:

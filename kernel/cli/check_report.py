@@ -178,11 +178,16 @@ def _side(events: Sequence[Event], seat: int, names: Sequence[str], verbose: boo
 
 
 def _twice(last: Event | None, event: Event) -> bool:
-    """Whether ``event`` is the fault just logged as ``last`` again (one of the two
-    texts adds the bytes that arrived)."""
+    """Whether ``event`` is the fault just logged as ``last`` again."""
     if last is None or last.kind != "fault" or event.kind != "fault":
         return False
-    return last.text.startswith(event.text) or event.text.startswith(last.text)
+    return _same_fault(last.text, event.text)
+
+
+def _same_fault(one: str, other: str) -> bool:
+    """Whether two texts describe the same fault: one of them may add to the other (the
+    bytes that arrived, or the end of the bot's stderr that the stored fault quotes)."""
+    return one.startswith(other) or other.startswith(one)
 
 
 def _about_others(text: str, name: str, others: Sequence[str]) -> bool:
@@ -231,7 +236,7 @@ def _locate(rows: Sequence[_Line], fault: Fault) -> int | None:
     """The position in ``rows`` of the logged event of ``fault`` (None: not in the log)."""
     text = str(fault)
     for index, row in enumerate(rows):
-        if row.event.kind == "fault" and row.event.text.startswith(text):
+        if row.event.kind == "fault" and _same_fault(row.event.text, text):
             return index
     return None
 
@@ -240,6 +245,7 @@ NO_REPLY = {
     "timeout": "nothing in time",
     "wall-cap": "nothing within the wall-clock cap",
     "exit": "nothing: its process ended or its connection closed",
+    "memory": "nothing: the out-of-memory killer ended it",
     "connect": "nothing: it never started or connected",
 }
 """What the first problem says the bot answered when no message came, by fault kind (a
@@ -287,7 +293,7 @@ def _game_footer(
     logged = [row.event.text for row in rows if row.event.kind == "fault"]
     for fault in mine:
         text = str(fault)
-        if not any(line.startswith(text) for line in logged):
+        if not any(_same_fault(line, text) for line in logged):
             lines.append(f"  {fault.at:8.3f} !! {text}")
     hidden = sum(1 for row in rows if not row.shown)
     if hidden:

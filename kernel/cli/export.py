@@ -240,15 +240,14 @@ def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -
     time and its mean time not running, its timeouts and late replies. Existing files of
     the same names are replaced.
     """
-    # Imported here: arena_kernel.cli.main imports this module to add the command.
-    from arena_kernel.cli.main import require_file, user_errors
-    from arena_kernel.store.sqlite import Store
+    # Imported here: arena_kernel.cli.commands imports this module to add the command.
+    from arena_kernel.cli.commands import user_errors
+    from arena_kernel.cli.database import open_database
 
     with user_errors():
         if fmt == "csv" and output is None:
             raise ArenaError("--format csv writes a folder of files: name it with -o DIR")
-        require_file(database)
-        with Store(database) as store:
+        with open_database(database) as store:
             run_id = store.run(run_ref).run_id if run_ref else None
             tables = export_tables(store, run_id)
         if fmt == "json":

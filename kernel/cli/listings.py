@@ -119,14 +119,12 @@ def runs(database: Path) -> None:
 
     A run's id or key is what --run of the other commands takes.
     """
-    # Imported here: arena_kernel.cli.main imports this module to add the command.
-    from arena_kernel.cli.main import require_file, user_errors
-    from arena_kernel.store.sqlite import Store
+    # Imported here: arena_kernel.cli.commands imports this module to add the command.
+    from arena_kernel.cli.commands import user_errors
+    from arena_kernel.cli.database import open_database
 
-    with user_errors():
-        require_file(database)
-        with Store(database) as store:
-            records = store.run_records()
+    with user_errors(), open_database(database) as store:
+        records = store.run_records()
     if not records:
         click.echo(f"no runs in {database}")
         return
@@ -147,16 +145,14 @@ def games(
     ranks (1 wins), the result, the faults by kind, how long the game took (seconds) and
     the sandbox its bots ran under.
     """
-    from arena_kernel.cli.main import require_file, user_errors
-    from arena_kernel.store.sqlite import Store
+    from arena_kernel.cli.commands import user_errors
+    from arena_kernel.cli.database import open_database
 
-    with user_errors():
-        require_file(database)
-        with Store(database) as store:
-            run_id = store.run(run_ref).run_id if run_ref else None
-            if bot is not None:
-                check_bot(store, bot, run_id)
-            found = store.games(run_id, bot=bot, faulted=faults, limit=limit)
+    with user_errors(), open_database(database) as store:
+        run_id = store.run(run_ref).run_id if run_ref else None
+        if bot is not None:
+            check_bot(store, bot, run_id)
+        found = store.games(run_id, bot=bot, faulted=faults, limit=limit)
     if not found:
         click.echo("no games match")
         return

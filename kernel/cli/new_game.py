@@ -25,8 +25,8 @@ def new_game(name: str, parent: Path) -> None:
     set-up to test against any kernel version. It installs, plays and passes its tests
     as it is.
     """
-    # Imported here: arena_kernel.cli.main imports this module to add the command.
-    from arena_kernel.cli.main import user_errors
+    # Imported here: arena_kernel.cli.commands imports this module to add the command.
+    from arena_kernel.cli.commands import user_errors
     from arena_kernel.scaffold.render import PluginNames, render_plugin
 
     with user_errors():

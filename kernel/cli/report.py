@@ -30,9 +30,11 @@ def report(database: Path, run_ref: str | None, output: Path, plugins: tuple[str
 
     The site needs no server and no network: open OUTPUT/index.html in a browser.
     """
-    from arena_kernel.cli.main import user_errors
+    from arena_kernel.cli.commands import user_errors
+    from arena_kernel.cli.database import open_database
     from arena_kernel.report.site import write_report
 
     with user_errors():
+        open_database(database).close()
         index = write_report(database, output, run=run_ref, plugins=plugins)
     click.echo(f"wrote {index}")

@@ -106,6 +106,9 @@ async def _play(runner: Runner) -> RunSummary:
     ignored while the run ends its bots, which takes at most ``clock.kill`` seconds
     (``kill -9`` stays safe: the warden ends them, see :mod:`arena_kernel.transports.warden`).
     Signals reach only the main thread; elsewhere the caller handles them.
+
+    Afterwards the handlers from before the run are back (``arena``'s own, see
+    :mod:`arena_kernel.cli.interrupts`), with no moment between without one.
     """
     task = asyncio.current_task()
     assert task is not None
@@ -119,6 +122,7 @@ async def _play(runner: Runner) -> RunSummary:
             task.cancel()
 
     handled = STOP_SIGNALS if threading.current_thread() is threading.main_thread() else ()
+    before = {sig: signal.getsignal(sig) for sig in handled}
     for sig in handled:
         loop.add_signal_handler(sig, stop)
     try:
@@ -126,8 +130,20 @@ async def _play(runner: Runner) -> RunSummary:
     except asyncio.CancelledError:
         raise KeyboardInterrupt from None
     finally:
-        for sig in handled:
+        _restore(loop, before)
+
+
+def _restore(loop: asyncio.AbstractEventLoop, handlers: Mapping[signal.Signals, Any]) -> None:
+    """Give each signal of ``handlers`` back its handler: the loop's removal leaves the
+    default one (SIGTERM's kills the process), so the signals wait, blocked, until the
+    handler is back."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, handlers)
+    try:
+        for sig, handler in handlers.items():
             loop.remove_signal_handler(sig)
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def run_match(

@@ -17,6 +17,7 @@ from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.match.stages import Stages, StageSchedule
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
+from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
 from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
@@ -39,8 +40,10 @@ class RunSummary:
 
     ``faults`` counts, per bot, the games it lost with a fault of its own, by kind (None:
     no bot lost a game to a fault). ``sandboxes`` counts the run's stored games by the
-    sandbox they ran under (:func:`~arena_kernel.store.sqlite.sandbox_counts`): those of
-    an earlier, resumed invocation may differ."""
+    sandbox they ran under (:func:`~arena_kernel.store.sqlite.sandbox_counts`): a run
+    resumes only under the sandbox its games ran under, but a game of bots the arena
+    does not start ran under none, and one stored by an older arena under an unknown
+    one."""
 
     run: RunInfo
     played: int = 0
@@ -55,6 +58,17 @@ class RunSummary:
     stopped: str | None = None
     """Why the run stopped before its schedule's end (its SPRT decided), or None."""
     sandboxes: dict[str, int] = field(default_factory=dict)
+
+
+SANDBOX_ADVICE = {
+    "bwrap": 'set [sandbox] mode = "none" to finish it unsandboxed as it began, or give this '
+    "match file a `database` of its own to play every game sandboxed",
+    "none": "finish it where its bots run sandboxed as they did (`arena doctor` says whether "
+    'they can; not with [sandbox] mode = "none"), or give this match file a `database` of '
+    "its own to play every game unsandboxed",
+}
+"""What to do about a run whose stored games ran under another sandbox than this run
+would run them, by this run's sandbox."""
 
 
 def spec_record(spec: MatchSpec) -> dict[str, Any]:
@@ -137,6 +151,8 @@ class Runner:
         playing = bool(sessions) and not (self.sprt is not None and self.sprt.decided)
         if playing:
             await self.executor.prepare(sessions)
+            if stored is not None and starts_any(self.match, self.match.bots):
+                self._refuse_other_sandboxes(stored)
         self.run = self.store.open_run(spec.key(), spec.name, spec.game, record, total)
         if playing and starts_any(self.match, self.match.bots):
             self.run = dataclasses.replace(
@@ -182,6 +198,27 @@ class Runner:
             hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
         )
         return self.summary
+
+    def _refuse_other_sandboxes(self, stored: RunInfo) -> None:
+        """Raise :class:`SetupError` when the stored run's games ran their bots under
+        another sandbox than this run's (the executor's, once prepared): its standings
+        would mix games played in two ways, and a ``mode = "required"`` file would pass
+        for a sandboxed run that is not. The sandbox is not part of a run's identity (a
+        run keeps its key whatever its ``[sandbox]`` table says), so this is where it is
+        held to one."""
+        mine = self.executor.sandbox
+        started = [name for name, bot in self.match.bots.items() if bot.program.argv is not None]
+        others = self.store.sandboxes_besides(stored.run_id, mine, started)
+        if not others:
+            return
+        games = " and ".join(
+            f"{n} of its games ran them {_sandboxed(mode)}" for mode, n in others.items()
+        )
+        raise SetupError(
+            f"{self.spec.path}: run {stored.run_id} would go on with its bots "
+            f"{_sandboxed(mine)}, but {games}: one run's games are played alike; "
+            + SANDBOX_ADVICE.get(mine, "give this match file a `database` of its own")
+        )
 
     def standings(self, results: list[StoredGame]) -> RunStandings:
         """One table per scorer, the games each bot lost to faults and the SPRT, of the
@@ -249,7 +286,10 @@ class Runner:
         self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
 
     def game_ended(self, record: GameRecord) -> None:
-        """Store ``record`` in one transaction, then put the bots it disqualified out."""
+        """Store ``record`` in one transaction, then put the bots it disqualified out. A
+        bot that failed to come up has the end of its stderr in its fault's reason
+        (:func:`~arena_kernel.referee.startup.with_stderr_tails`)."""
+        record = with_stderr_tails(record)
         game = record.game
         if self.disqualified.intersection(game.seating) and not record.outcome.void:
             # Played while another game put one of its bots out of the run (several games
@@ -274,6 +314,11 @@ class Runner:
         except OSError as write_error:
             raise SetupError(f"cannot write {path}: {os_error(write_error)}") from None
         self.summary.errors.append(f"{label}: {message} (see {path})")
+
+
+def _sandboxed(mode: str) -> str:
+    """How bots ran under sandbox ``mode``, in words."""
+    return {"bwrap": "in a bubblewrap sandbox", "none": "unsandboxed"}.get(mode, f"under {mode}")
 
 
 def _indexes(pending: Pending) -> list[int]:

@@ -143,6 +143,17 @@ class BotStats:
 
 
 @dataclass(frozen=True)
+class StartupFaults:
+    """A bot's failures to come up in a run (:meth:`Store.startup_faults`): in how many
+    games, and the first of them (its id, what ``arena replay`` takes) with its fault."""
+
+    bot: str
+    games: int
+    game_id: int
+    fault: Fault
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """A stored run with its times, for listings: ``created`` and ``finished`` are Unix
     times; ``finished`` is None until every scheduled game was played (or the run's SPRT
@@ -633,6 +644,48 @@ class Store:
         without the reply times :meth:`bot_stats` also reads."""
         with self._snapshot():
             return self._bot_faults(run_id)
+
+    def startup_faults(self, run_id: int, kinds: Iterable[str]) -> list[StartupFaults]:
+        """Per bot that failed to come up in the run's stored games (a fault of its seat
+        of one of ``kinds``, in a game where it answered no request in time: its seat has
+        no reply times), in order of its first such game: how many games, and the first
+        one's id and fault (of those kinds, the first of its seat)."""
+        wanted = sorted(set(kinds))
+        marks = ", ".join("?" * len(wanted))
+        rows = self._read(
+            "SELECT s.bot, f.game_id, f.kind, f.detail, f.seat, f.at FROM games g"
+            " JOIN faults f ON f.game_id = g.id"
+            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
+            f" WHERE g.run_id = ? AND length(s.reply_times) = 0 AND f.kind IN ({marks})"
+            " ORDER BY g.idx, f.rowid",
+            (run_id, *wanted),
+        )
+        games: dict[str, set[int]] = {}
+        first: dict[str, tuple[int, Fault]] = {}
+        for bot, game_id, kind, detail, seat, at in rows:
+            games.setdefault(bot, set()).add(game_id)
+            if bot not in first:
+                first[bot] = (game_id, Fault(FaultKind(kind), detail, seat, at))
+        return [StartupFaults(bot, len(games[bot]), *first[bot]) for bot in first]
+
+    def sandboxes_besides(
+        self, run_id: int, sandbox: str, started: Iterable[str]
+    ) -> dict[str, int]:
+        """How many of the run's stored games ran the bots the arena started under another
+        sandbox than ``sandbox``, by sandbox. ``started`` names the bots the arena starts:
+        a game with none of them ran under ``"none"`` whatever the run's sandbox, so it is
+        not counted, nor are void games (no standings count them) and games whose sandbox
+        was not recorded."""
+        names = sorted(set(started))
+        marks = ", ".join("?" * len(names))
+        rows = self._read(
+            "SELECT g.sandbox, count(*) FROM games g"
+            " WHERE g.run_id = ? AND NOT g.void AND g.sandbox IS NOT NULL AND g.sandbox != ?"
+            f" AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.bot IN ({marks}))"
+            " GROUP BY g.sandbox ORDER BY min(g.idx)",
+            (run_id, sandbox, *names),
+        )
+        return {mode: count for mode, count in rows}
 
     def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
         faults: dict[str, dict[str, int]] = {}

@@ -222,6 +222,65 @@ def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
     assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == logs_before
 
 
+def _zero_a_page_of_the_event_logs(db: Path) -> None:
+    """Damage the file in its middle, in a page of the event logs alone: the runs, the
+    games, their seats and faults still read, and so would the standings."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("pragma wal_checkpoint(truncate)")
+        size = conn.execute("pragma page_size").fetchone()[0]
+        last = conn.execute("pragma page_count").fetchone()[0]
+        try:
+            pages = conn.execute(
+                "select pageno from dbstat where name = 'event_logs' and pagetype = 'leaf'"
+                " order by pageno"
+            ).fetchall()
+        except sqlite3.OperationalError as exc:
+            pytest.skip(f"this SQLite cannot say which pages a table uses: {exc}")
+    middle = [number for (number,) in pages if number < last]
+    assert middle, "a page of the event logs with pages after it"
+    with open(db, "r+b") as f:
+        f.seek((middle[0] - 1) * size)
+        f.write(bytes(size))
+
+
+def test_a_database_damaged_mid_file_is_one_line_for_every_command_that_reads_it(
+    write_match, tmp_path: Path
+) -> None:
+    path = write_match(
+        """
+        game = "nim"
+        rounds = 30
+        [[bots]]
+        name = "a"
+        builtin = "optimal"
+        inproc = true
+        [[bots]]
+        name = "b"
+        builtin = "random"
+        inproc = true
+        """
+    )
+    made = arena("run", "-q", str(path))
+    assert made.returncode == 0, made.stderr
+    db = tmp_path / "results.sqlite"
+    _zero_a_page_of_the_event_logs(db)
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+
+    commands = [
+        ["standings", str(db)],
+        ["runs", str(db)],
+        ["games", str(db)],
+        ["export", str(db), "--format", "json"],
+        ["report", str(db), "-o", str(tmp_path / "site")],
+        ["replay", str(db), "1"],
+        ["run", "-q", str(path)],
+    ]
+    for command in commands:
+        one_error_line(arena(*command), str(db), "is damaged", "restore a copy")
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest, "nothing written into it"
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_open_file_limit_is_raised_to_its_ceiling_or_refused_when_too_low(
     write_match, tmp_path: Path, no_leftover_processes
 ) -> None:

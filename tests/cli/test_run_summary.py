@@ -5,6 +5,7 @@ database later."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from arena_kernel.report.stats import bot_stats
 from arena_kernel.store import Store
 
 TITLE = "Faults by bot (every fault in the stored games)"
+STARTUP_TITLE = "Start-up failures (games in which a bot answered nothing), the first of each bot"
 
 
 def scripted(steps: list[dict[str, object]]) -> str:
@@ -101,3 +103,67 @@ def test_a_run_without_faults_says_so_in_one_line(
         "sandbox: none (2 games)",
     ]
     assert ["faults: none"] in sections(result.stdout)
+
+
+NO_MAIN_CLASS = (
+    "import sys\n"
+    "sys.stderr.write('Picked up JAVA_TOOL_OPTIONS: -Xss8m\\n\\n')\n"
+    "sys.stderr.write('Error: Could not find or load main class Bot\\n')\n"
+    "sys.stderr.write('Caused by: java.lang.ClassNotFoundException: Bot\\n')\n"
+    "sys.exit(30)\n"
+)
+"""A bot that dies at its start the way a Java bot without its class does."""
+
+BROKEN = f"""
+game = "nim"
+[sandbox]
+mode = "none"
+[[bots]]
+name = "optimal"
+builtin = "optimal"
+inproc = true
+[[bots]]
+name = "java"
+cmd = {json.dumps([sys.executable, "-c", NO_MAIN_CLASS])}
+[[bots]]
+name = "tcp"
+transport = "tcp"
+cmd = {json.dumps([sys.executable, "-c", "import sys; sys.exit('no module named bot')"])}
+"""
+"""Nim, 6 games: a stdio bot that exits at its start, a TCP bot that exits before it
+connects, each saying why on its stderr."""
+
+JAVA_STDERR = (
+    "the end of its stderr: Picked up JAVA_TOOL_OPTIONS: -Xss8m"
+    " | Error: Could not find or load main class Bot"
+    " | Caused by: java.lang.ClassNotFoundException: Bot"
+)
+
+
+def test_a_bot_that_fails_to_start_is_shown_with_the_end_of_its_stderr(
+    tmp_path: Path, write_match: Callable[..., Path]
+) -> None:
+    result = arena("run", str(write_match(BROKEN)), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    blocks = sections(result.stdout)
+    startup = blocks[-2]
+    assert startup[0] == STARTUP_TITLE
+    assert len(startup) == 3, startup
+    java, tcp = sorted(startup[1:])
+    assert re.fullmatch(
+        rf"java \(\d games\), game \d+: exit: exited with status 30; {re.escape(JAVA_STDERR)}",
+        java,
+    ), java
+    assert re.fullmatch(
+        r'tcp \(\d games\), game \d+: connect: bot "tcp" exited with status 1 before'
+        r" connecting; the end of its stderr: no module named bot",
+        tcp,
+    ), tcp
+
+    database = tmp_path / "results.sqlite"
+    standings = arena("standings", str(database))
+    assert standings.returncode == 0, standings.stderr
+    assert sections(standings.stdout)[1:] == blocks[1:], "the same, from the database"
+    game_id = java.split("game ")[1].split(":")[0]
+    replay = arena("replay", str(database), game_id)
+    assert f"java: exit: exited with status 30; {JAVA_STDERR}" in replay.stdout

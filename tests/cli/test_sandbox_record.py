@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from arena_cli import arena, untimed, without_bwrap
+from arena_cli import arena, one_error_line, untimed, without_bwrap
 
 from arena_kernel.sandbox.probe import Probe
 
@@ -118,21 +118,73 @@ def test_without_bwrap_auto_falls_back_to_none_with_one_warning_line(tmp_path: P
     assert [untimed(line) for line in loud.stderr.splitlines()] == [warning, PROGRESS]
 
 
-def test_a_resumed_run_shows_the_mode_of_each_of_its_games(tmp_path: Path, sandbox: Probe) -> None:
-    """The run's second half is played sandboxed after its first half was not: the [sandbox]
-    table is not part of the run's identity, so the run resumes, and says both."""
-    database = tmp_path / "nim.sqlite"
-    assert arena("run", "-q", str(nim_match(tmp_path, "none")), cwd=tmp_path).returncode == 0
+def _interrupted_after_two_games(database: Path) -> None:
+    """As if the run had been interrupted after its first two games."""
     with sqlite3.connect(database) as raw:
         raw.execute("PRAGMA foreign_keys = ON")
-        raw.execute("DELETE FROM games WHERE idx >= 2")  # as if interrupted after two games
-    again = arena("run", "-q", str(nim_match(tmp_path, "auto")), cwd=tmp_path)
+        raw.execute("DELETE FROM games WHERE idx >= 2")
+
+
+def test_a_run_played_unsandboxed_is_not_resumed_sandboxed(tmp_path: Path, sandbox: Probe) -> None:
+    """The [sandbox] table is not part of the run's identity (its key stays): a run whose
+    first games ran unsandboxed refuses to go on sandboxed, and says what to do."""
+    database = tmp_path / "nim.sqlite"
+    assert arena("run", "-q", str(nim_match(tmp_path, "none")), cwd=tmp_path).returncode == 0
+    _interrupted_after_two_games(database)
+
+    for mode in ("auto", "required"):
+        refused = arena("run", "-q", str(nim_match(tmp_path, mode)), cwd=tmp_path)
+        one_error_line(
+            refused,
+            "nim.toml: run 1 would go on with its bots in a bubblewrap sandbox, "
+            "but 2 of its games ran them unsandboxed",
+            'set [sandbox] mode = "none" to finish it unsandboxed',
+            "a `database` of its own",
+        )
+        assert [mode for _seating, mode in stored(database)] == ["none"] * 2
+
+    again = arena("run", "-q", str(nim_match(tmp_path, "none")), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "4 games played now, 2 already stored" in again.stdout
-    assert [sandbox for _seating, sandbox in stored(database)] == ["none"] * 2 + ["bwrap"] * 4
-    both = "sandbox: none (2 games), bwrap (4 games)"
-    assert last_line(again.stdout) == both
-    assert last_line(arena("standings", str(database)).stdout) == both
+    assert last_line(arena("standings", str(database)).stdout) == "sandbox: none (6 games)"
+
+
+def test_a_run_played_sandboxed_is_not_resumed_unsandboxed(tmp_path: Path, sandbox: Probe) -> None:
+    database = tmp_path / "nim.sqlite"
+    assert arena("run", "-q", str(nim_match(tmp_path)), cwd=tmp_path).returncode == 0
+    _interrupted_after_two_games(database)
+
+    for mode, env in (("none", {}), (None, without_bwrap(tmp_path / "bin"))):
+        match = nim_match(tmp_path, mode)
+        refused = arena("run", "-q", str(match), cwd=tmp_path, env=env)
+        one_error_line(
+            refused,
+            "run 1 would go on with its bots unsandboxed, "
+            "but 2 of its games ran them in a bubblewrap sandbox",
+            "`arena doctor`",
+        )
+        assert [mode for _seating, mode in stored(database)] == ["bwrap"] * 2
+
+    again = arena("run", "-q", str(nim_match(tmp_path)), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "4 games played now, 2 already stored" in again.stdout
+    assert last_line(again.stdout) == "sandbox: bwrap (6 games)"
+
+
+def test_games_of_bots_the_arena_does_not_start_do_not_stop_a_resumed_run(
+    tmp_path: Path, sandbox: Probe
+) -> None:
+    """Such a game ran under no sandbox whatever the run's: it is no reason to refuse."""
+    match = nim_match(tmp_path, inproc=("optimal", "random-2"))
+    assert arena("run", "-q", str(match), cwd=tmp_path).returncode == 0
+    database = tmp_path / "nim.sqlite"
+    with sqlite3.connect(database) as raw:
+        raw.execute("PRAGMA foreign_keys = ON")
+        raw.execute("DELETE FROM games WHERE sandbox = 'bwrap'")
+    assert {mode for _seating, mode in stored(database)} == {"none"}
+    again = arena("run", "-q", str(match), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "4 games played now, 2 already stored" in again.stdout
 
 
 def test_games_stored_before_arena_recorded_the_sandbox_show_as_unknown(tmp_path: Path) -> None:

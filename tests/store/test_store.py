@@ -307,6 +307,74 @@ def test_results_say_each_seats_first_fault(store: Store) -> None:
     ]
 
 
+def played(
+    index: int, seating: tuple[str, ...], sandbox: str | None, void: bool = False
+) -> GameRecord:
+    """A game of ``seating`` that ran under ``sandbox``."""
+    return GameRecord(
+        game=ScheduledGame(index=index, seed=index, seating=seating),
+        outcome=Outcome.win(0, len(seating), "won", void=void),
+        sandbox=sandbox,
+    )
+
+
+def test_the_games_that_ran_started_bots_under_another_sandbox_are_counted(
+    store: Store,
+) -> None:
+    """``alice`` and ``bob`` are started by the arena, ``inproc`` is not: a game of
+    ``inproc`` alone ran under none whatever the run's sandbox; void games and games of
+    no recorded sandbox do not count either."""
+    run = store.open_run("k", "n", "nim", {}, 6)
+    for game in (
+        played(0, ("alice", "bob"), "bwrap"),
+        played(1, ("alice", "inproc"), "none"),
+        played(2, ("inproc", "inproc"), "none"),
+        played(3, ("bob", "alice"), "none", void=True),
+        played(4, ("bob", "inproc"), None),
+        played(5, ("inproc", "bob"), "none"),
+    ):
+        store.save_game(run.run_id, game)
+    started = ["alice", "bob"]
+    assert store.sandboxes_besides(run.run_id, "bwrap", started) == {"none": 2}
+    assert store.sandboxes_besides(run.run_id, "none", started) == {"bwrap": 1}
+    assert store.sandboxes_besides(run.run_id, "none", ["inproc"]) == {}
+
+
+def test_a_bots_start_up_faults_are_those_of_games_it_answered_nothing_in(
+    store: Store,
+) -> None:
+    run = store.open_run("k", "n", "nim", {}, 4)
+    reply = Event(0.1, "recv", 1, "take 1", elapsed=0.1)
+    games = [
+        # bob crashed at start, then answered in a game and crashed after; alice never
+        # came up in two games (a timeout, then an exit; then no connection).
+        ([Fault(FaultKind.EXIT, "exited with status 1", 1, 0.1)], [], ("alice", "bob")),
+        ([Fault(FaultKind.EXIT, "exited with status 2", 1, 0.5)], [reply], ("alice", "bob")),
+        (
+            [
+                Fault(FaultKind.TIMEOUT, "no reply within 10 s", 0, 10.0),
+                Fault(FaultKind.EXIT, "exited with status 3", 0, 10.1),
+            ],
+            [],
+            ("alice", "carol"),
+        ),
+        ([Fault(FaultKind.CONNECT, "never connected", 0, 0.2)], [reply], ("alice", "carol")),
+    ]
+    for index, (faults, events, seating) in enumerate(games):
+        game = played(index, seating, "none")
+        game.faults, game.events = faults, events
+        store.save_game(run.run_id, game)
+    found = store.startup_faults(run.run_id, ["exit", "connect", "timeout"])
+    assert [(f.bot, f.games, f.game_id, str(f.fault)) for f in found] == [
+        ("bob", 1, 1, "exit: exited with status 1"),
+        ("alice", 2, 3, "timeout: no reply within 10 s"),
+    ]
+    assert [(f.bot, f.game_id, f.fault.detail) for f in store.startup_faults(1, ["exit"])] == [
+        ("bob", 1, "exited with status 1"),
+        ("alice", 3, "exited with status 3"),
+    ]
+
+
 def _damage(path: Path) -> None:
     """Zero every page after the first: the header and schema still read, the tables not."""
     with sqlite3.connect(path) as raw:

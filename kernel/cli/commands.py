@@ -1,0 +1,329 @@
+"""The ``arena`` commands (click): run matches, list plugins, show standings and replays,
+write starter files. :mod:`arena_kernel.cli.main` is the entry point that runs them.
+
+Each command imports what it needs when it runs: ``arena --help`` or ``arena replay`` load
+no plugin, no game and no runner (see benchmarks/cli_startup.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import click
+
+from arena_kernel import __version__
+from arena_kernel.cli.check_bot import check_bot
+from arena_kernel.cli.export import export
+from arena_kernel.cli.listings import games, runs
+from arena_kernel.cli.new_game import new_game
+from arena_kernel.cli.options import plugin_option
+from arena_kernel.cli.report import report
+from arena_kernel.cli.tables import render
+from arena_kernel.errors import ArenaError
+from arena_kernel.registries.installed import DISABLE_VARIABLE
+from arena_kernel.registries.report import PluginWarning
+
+if TYPE_CHECKING:
+    from arena_kernel.registries.manager import ArenaPluginManager
+    from arena_kernel.registries.registry import Registries
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn an ArenaError into one line on stderr and exit status 2, never a traceback."""
+    try:
+        yield
+    except ArenaError as exc:
+        click.echo(f"arena: error: {exc}", err=True)
+        sys.exit(2)
+
+
+def registries_with(
+    plugins: tuple[str, ...], *, installed: bool = True
+) -> tuple[ArenaPluginManager, Registries]:
+    """The built-ins, ``plugins`` and (``installed``) the installed plugins, loaded."""
+    from arena_kernel.registries.manager import get_plugin_manager, load_registries
+
+    pm = get_plugin_manager(entry_points=installed, extra=plugins)
+    return pm, load_registries(pm)
+
+
+def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Registries:
+    """Registries that have ``scorers``: the built-ins and ``plugins`` have the usual ones,
+    and only a scorer none of them has makes the installed plugins (their games with
+    them) load."""
+    _pm, registries = registries_with(plugins, installed=False)
+    if all(name in registries.scorers for name in scorers):
+        return registries
+    return registries_with(plugins)[1]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="arena")
+def cli() -> None:
+    """arena: a referee and tournament runner for game-playing programs."""
+
+
+@cli.command()
+@click.argument("match_file", type=click.Path(path_type=Path))
+@plugin_option
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Games at once.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
+    help="Keep the run's HTML report (arena report) in DIR while it plays: written at the "
+    "start, refreshed at most every 5 s as games end, and at the end.",
+)
+@click.option(
+    "--standings-every",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Print every scorer's table (on stderr) each time N more games are stored.",
+)
+@click.option(
+    "--executor",
+    metavar="NAME",
+    help='Where the games are played: "local" (this machine) or "dask" (a Dask cluster); '
+    "overrides the match file's executor.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="The Dask scheduler to play on (tcp://HOST:8786): the executor's scheduler option.",
+)
+def run(
+    match_file: Path,
+    plugins: tuple[str, ...],
+    concurrency: int | None,
+    quiet: bool,
+    report_dir: Path | None,
+    standings_every: int | None,
+    executor: str | None,
+    scheduler: str | None,
+) -> None:
+    """Play the games of MATCH_FILE that are not stored yet, then print the standings and
+    each bot's faults.
+
+    Running the same file again resumes: finished games are skipped, games that were
+    interrupted are replayed from their start.
+
+    With --executor dask the games are played by the workers of a Dask cluster (the one
+    at --scheduler, or one started on this machine for the run) and stored here; the same
+    file plays the same games either way, and a run resumes with either executor.
+
+    On stderr, the progress: games stored of the schedule, games per second, faults so
+    far and the leader by the run's ranking scorer. On a terminal it is one line redrawn
+    in place; without one (a log, a pipe) it is one line at the end of the run, and one a
+    minute before that while a long run plays.
+    """
+    from arena_kernel.cli.interrupts import interrupted
+    from arena_kernel.cli.progress import ProgressReport, Ranking
+    from arena_kernel.cli.summary import StoredFaults, print_summary
+    from arena_kernel.runner.api import prepare, run_prepared
+    from arena_kernel.store.sqlite import Store
+
+    with user_errors():
+        prepared = prepare(
+            match_file,
+            plugins,
+            concurrency=concurrency,
+            executor=executor,
+            executor_options={"scheduler": scheduler} if scheduler is not None else None,
+        )
+        ranking = Ranking.of(prepared.spec, prepared.registries)
+        spec = prepared.spec
+        progress = ProgressReport(
+            spec.name,
+            bar=not quiet,
+            ranking=ranking,
+            standings_every=standings_every,
+            scorers=[(name, prepared.registries.scorers.cls(name)) for name in spec.scorers],
+            bots=[bot.name for bot in spec.bots],
+        )
+        observers: list[object] = [progress]
+        live = None
+        if report_dir is not None:
+            from arena_kernel.cli.live_report import LiveReport
+
+            live = LiveReport(report_dir, plugins)
+            observers.append(live)
+        try:
+            try:
+                summary = run_prepared(prepared, observers)
+            finally:
+                # Before any message that follows: it then starts a line of its own.
+                progress.finish()
+                index = live.finish() if live is not None else None
+        except KeyboardInterrupt:
+            # The run ended its bots; the entry point prints the line.
+            raise interrupted() from None
+        with Store(summary.run.database) as store:
+            faults = StoredFaults.read(store, summary.run.run_id)
+    print_summary(summary, faults, index)
+    sys.exit(1 if summary.errors else 0)
+
+
+@cli.command(
+    epilog=f"{DISABLE_VARIABLE}: a comma-separated list of entry point or distribution names "
+    f"(e.g. {DISABLE_VARIABLE}=stones,arena-liarsdice) of installed plugins that no arena "
+    "command loads; this command lists them as disabled. It silences a broken plugin."
+)
+@plugin_option
+def plugins(plugins: tuple[str, ...]) -> None:
+    """List every registered game, codec, transport and scorer, and who supplied it.
+
+    Installed plugins that are left out are listed last: broken ones (they failed to
+    load; the reason is shown, and every command works without them) and disabled ones.
+    """
+    from arena_kernel.sandbox.probe import probe
+
+    with user_errors():
+        pm, registries = registries_with(plugins)
+    for kind, registry in registries.by_kind().items():
+        rows = [
+            (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
+            for name in sorted(registry)
+        ]
+        click.echo(f"{kind}s:")
+        click.echo(render(("name", "from", "summary"), rows) if rows else "  (none)")
+        click.echo("")
+    if pm.unavailable:
+        rows = [(u.plugin.entry_point, u.plugin.source, u.status) for u in pm.unavailable]
+        click.echo("plugins left out:")
+        click.echo(render(("entry point", "from", "status"), rows))
+        click.echo("")
+    if not probe().works:
+        click.echo(f"warning: {probe().describe()}")
+
+
+@cli.command()
+@click.argument("database", type=click.Path(path_type=Path))
+@click.option("--run", "run_ref", help="Run id or key (default: the latest run).")
+@plugin_option
+def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
+    """Print the standings of a run stored in DATABASE, and each bot's faults."""
+    from arena_kernel.cli.database import open_database
+    from arena_kernel.cli.summary import StoredFaults, print_standings
+    from arena_kernel.scoring.standings import run_standings
+    from arena_kernel.store.sqlite import sandbox_counts
+
+    with user_errors():
+        with open_database(database) as store:
+            run = store.run(run_ref) if run_ref else store.latest_run()
+            if run is None:
+                raise ArenaError(f"{database}: no runs stored yet")
+            results = store.results(run.run_id)
+            spec = store.spec(run.run_id)
+            faulted = StoredFaults.read(store, run.run_id)
+        bots = [b["name"] for b in spec.get("bots", [])]
+        scorers = spec.get("scorers", ["wins"])
+        registries = scorer_registries(plugins, scorers)
+        tables, faults, sprt, own = run_standings(
+            results, bots, scorers, registries.scorers.cls, spec
+        )
+    click.echo(
+        f"run {run.run_id} ({run.name}, game {run.game}): "
+        f"{run.done_games} of {run.total_games} games stored"
+    )
+    extra = [table for table in (sprt, own) if table is not None]
+    print_standings([*tables, *extra], faults, faulted, sandbox_counts(results))
+
+
+@cli.command()
+@click.argument("database", type=click.Path(path_type=Path))
+@click.argument("game_id", type=int)
+def replay(database: Path, game_id: int) -> None:
+    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times."""
+    from arena_kernel.cli.database import open_database
+    from arena_kernel.cli.transcript import transcript
+
+    with user_errors(), open_database(database) as store:
+        click.echo(transcript(store, game_id))
+
+
+@cli.command()
+@click.argument("game")
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), help="Write here instead of stdout."
+)
+@plugin_option
+def init(game: str, output: Path | None, plugins: tuple[str, ...]) -> None:
+    """Write a commented starter match file for GAME."""
+    from arena_kernel.match.starter import starter_file
+
+    with user_errors():
+        _pm, registries = registries_with(plugins)
+        text = starter_file(game, registries, plugins)
+        if output is None:
+            click.echo(text, nl=False)
+            return
+        if output.exists():
+            raise ArenaError(f"{output} already exists; not overwriting it")
+        if not output.parent.is_dir():
+            raise ArenaError(f"cannot write {output}: there is no folder {output.parent}")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {output}; run it with: arena run {output}")
+
+
+@cli.command()
+def doctor() -> None:
+    """Check whether this machine can run bots sandboxed.
+
+    It says whether bwrap works here (and its version), what caps a sandboxed bot's
+    processes, whether the commands bots are started through are installed, and how
+    many plugins are installed.
+
+    Exits 0 when a run with [sandbox] mode = "required" would start here (bwrap works,
+    each sandboxed bot's processes can be capped, setpriv and prlimit are installed),
+    1 otherwise.
+    """
+    from arena_kernel.cli.doctor import checkup
+
+    with user_errors():
+        pm, _registries = registries_with(())
+    sys.exit(0 if checkup(pm) else 1)
+
+
+cli.add_command(new_game)
+cli.add_command(runs)
+cli.add_command(games)
+cli.add_command(export)
+cli.add_command(report)
+cli.add_command(check_bot)
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+    *,
+    _default: Any = warnings.showwarning,
+) -> None:
+    """A plugin's failure is one line, like the command's own errors; other warnings keep
+    Python's form (with the place that issued them)."""
+    if issubclass(category, PluginWarning):
+        # On a terminal, over the progress line (redrawn when a game ends next).
+        clear = "\r\x1b[K" if sys.stderr.isatty() else ""
+        click.echo(f"{clear}arena: warning: {message}", err=True)
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
+def run_cli() -> None:
+    """Run the command line: plugin warnings as one line each (see :func:`_show_warning`)."""
+    warnings.showwarning = _show_warning
+    cli()

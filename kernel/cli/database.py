@@ -1,0 +1,36 @@
+"""The database a reading command (``standings``, ``runs``, ``games``, ``export``,
+``report``, ``replay``) opens: an existing file, checked whole before anything is read.
+
+A damaged page is found only by a read that reaches it: a command that reads around it
+(the standings read the results, not the event logs) would print what is left as if it
+were all. So every command checks the whole file first, as ``arena run`` does before its
+first game (:meth:`~arena_kernel.store.sqlite.Store.check_intact`), and a damaged file is
+the same one line for each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from arena_kernel.errors import ArenaError
+
+if TYPE_CHECKING:
+    from arena_kernel.store.sqlite import Store
+
+
+def open_database(path: Path) -> Store:
+    """The database at ``path``, opened and checked intact (use it in a ``with``); raise
+    :class:`ArenaError` for a path that is not a file (opening it would create an empty
+    database) and for a file that is not an arena database or is damaged."""
+    from arena_kernel.store.sqlite import Store
+
+    if not path.is_file():
+        raise ArenaError(f"{path}: no such database file")
+    store = Store(path)
+    try:
+        store.check_intact()
+    except BaseException:
+        store.close()
+        raise
+    return store
