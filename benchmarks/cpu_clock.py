@@ -107,10 +107,10 @@ BLOCK = 200
 
 @contextlib.contextmanager
 def without_cgroups() -> Iterator[None]:
-    """Bots started meanwhile get no accounting cgroup: the ``/proc`` fallback times them
-    (as on a machine where arena can make no cgroup)."""
+    """Bots started meanwhile are timed by the ``/proc`` fallback, not by their cgroup (as
+    on a machine where arena can make no cgroup)."""
     saved = CgroupMeter.__dict__["make"]
-    CgroupMeter.make = staticmethod(lambda: None)  # type: ignore[method-assign]
+    CgroupMeter.make = staticmethod(lambda _: None)  # type: ignore[method-assign]
     try:
         yield
     finally:

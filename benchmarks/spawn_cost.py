@@ -145,8 +145,15 @@ def sandbox() -> Sandbox | None:
     if not found.works or found.bwrap is None:
         print(f"no sandboxed starts: {found.describe()}")
         return None
-    box = Sandbox(found.bwrap, View(folder=None), pids_parent=pids_parent(), env=private_env({}))
-    print(f"sandboxed starts: bwrap, {'a pids cgroup' if box.pids_parent else 'no cgroup'}")
+    box = Sandbox(
+        found.bwrap,
+        View(folder=None),
+        pids_parent=pids_parent(),
+        env=private_env({}),
+        syscall_filter=found.syscalls.program,
+    )
+    cap = "a pids cgroup" if box.pids_parent else "no cgroup"
+    print(f"sandboxed starts: bwrap, {cap}, syscall filter: {found.describe_syscalls()}")
     return box
 
 

@@ -65,6 +65,9 @@ class FaultKind(StrEnum):
     WALL_CAP = "wall-cap"
     """No reply within the wall-clock cap of a CPU-time clock (``[clock] mode = "cpu"``):
     the bot slept or blocked while its CPU time was still within the limit."""
+    MEMORY = "memory"
+    """The out-of-memory killer ended the bot's processes: together they passed the bot's
+    ``[limits] memory_mb`` (its memory cgroup, where arena can make one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +100,8 @@ class RunInfo:
     no bot (in-process bots and bots that connect by themselves are never sandboxed)."""
     sandbox_note: str | None = field(default=None, kw_only=True)
     """While the run plays: a warning about its sandbox for the run's header (bots run
-    unsandboxed because this machine cannot sandbox them, or their processes cannot be
-    capped), or None."""
+    unsandboxed because this machine cannot sandbox them, their processes cannot be capped
+    or their system calls cannot be filtered), or None."""
     clock_note: str | None = field(default=None, kw_only=True)
     """While the run plays: a warning about its clocks for the run's header (wall-clock
     limits with more games at once than a machine has cores), or None."""

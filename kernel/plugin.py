@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from arena_kernel.transports.cpu_meter import CpuMeter
     from arena_kernel.transports.process import BotProcess, spawn
 
-API_VERSION: Final = (1, 3)
+API_VERSION: Final = (1, 4)
 """(major, minor) of this surface. A minor step adds names or optional arguments; a major
 step removes or changes one. A plugin may check ``API_VERSION[0] == 1`` at import."""
 

@@ -9,6 +9,10 @@ import subprocess
 import click
 
 from arena_kernel.registries.manager import ArenaPluginManager
+from arena_kernel.sandbox import uids
+from arena_kernel.sandbox.bot_cgroups import MEMORY, WEIGHT, warden_cgroup
+from arena_kernel.sandbox.cgroups import offering
+from arena_kernel.sandbox.oom import ARENA_SCORE, BOT_SCORE, may_spare_arena
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
 from arena_kernel.transports.cpu_meter import accounting_parent
@@ -25,8 +29,14 @@ def checkup(pm: ArenaPluginManager) -> bool:
     checks = [
         ("sandbox", found.describe()),
         ("bwrap", _bwrap(found.bwrap)),
+        ("syscall filter", found.describe_syscalls()),
+        ("bot users", _bot_users()),
         ("process cap", _process_cap()),
         ("cpu clock", _cpu_clock()),
+        ("memory cap", _memory_cap()),
+        ("cpu share", _cpu_share()),
+        ("out of memory", _out_of_memory()),
+        ("arena killed", _arena_killed()),
         *((command, _util_linux(command)) for command in UTIL_LINUX),
         ("plugins", _plugins(pm)),
     ]
@@ -60,11 +70,24 @@ def _bwrap(path: str | None) -> str:
     return f"{path}, {version.splitlines()[0]}"
 
 
+def _bot_users() -> str:
+    """Which user a sandboxed bot runs as here."""
+    if uids.wanted():
+        return (
+            f"a user id of its own per bot (from {uids.FIRST}), arena being root: a bot reads "
+            "only what any user may, and no other bot's files"
+        )
+    return (
+        f"arena's own (uid {os.geteuid()}), each bot in a user namespace: bots can read "
+        "each other's files where both can reach them (run arena as root for a user per bot)"
+    )
+
+
 def _process_cap() -> str:
     """What caps the number of a sandboxed bot's processes here."""
     parent = pids_parent()
     if parent is not None:
-        return f"a pids cgroup per sandboxed bot, under {parent}"
+        return f"a pids cgroup per sandboxed bot, under {parent.parent}"
     if os.geteuid() == 0:
         return "none: no pids cgroup arena may create, and RLIMIT_NPROC does not hold for root"
     return "RLIMIT_NPROC ([limits] processes, counted per user): no pids cgroup arena may create"
@@ -74,8 +97,46 @@ def _cpu_clock() -> str:
     """How a bot's CPU time is read here, for ``[clock] mode = "cpu"``."""
     found = accounting_parent()
     if found is not None:
-        return f"a cgroup per bot ({found[1]}), under {found[0]}"
+        return f"a cgroup per bot ({found[1]}), under {found[0].parent}"
     return "the bot's process tree in /proc: no cgroup arena may create (see docs/clocks.md)"
+
+
+def _memory_cap() -> str:
+    """Whether ``[limits] memory_mb`` caps a bot's processes together, or each alone."""
+    found = offering(MEMORY)
+    if found is not None:
+        cap, parent = found[1], found[0].parent
+        return f"all of a bot's processes together: a memory cgroup per bot ({cap}), under {parent}"
+    return (
+        "each process alone (RLIMIT_DATA): no memory cgroup arena may create, so a bot of "
+        "many processes can use more (see docs/sandbox.md)"
+    )
+
+
+def _cpu_share() -> str:
+    """Whether a bot of many processes gets one bot's share of a busy machine."""
+    found = offering(WEIGHT)
+    if found is not None:
+        return f"equal per bot: a cpu cgroup per bot ({found[1]}), under {found[0].parent}"
+    return "per process: no cpu cgroup arena may create, so a bot of many processes gets more"
+
+
+def _out_of_memory() -> str:
+    """Whom the kernel's out-of-memory killer picks first here."""
+    if may_spare_arena():
+        return f"bots first (oom_score_adj {BOT_SCORE}), never arena or its warden ({ARENA_SCORE})"
+    return f"bots first (oom_score_adj {BOT_SCORE}); arena keeps its own, as only root may lower it"
+
+
+def _arena_killed() -> str:
+    """How the warden finds the bots of an arena that died (``kill -9``, a crash)."""
+    cgroup = warden_cgroup()
+    if cgroup is not None:
+        return f"its bots are found by their cgroup, under {cgroup.parent}, and by their tag"
+    return (
+        "its bots are found by their tag (ARENA_TAG) only: a process that emptied its "
+        "environment escapes; no cgroup arena may create (see docs/sandbox.md)"
+    )
 
 
 def _util_linux(command: str) -> str:

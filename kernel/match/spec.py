@@ -177,7 +177,8 @@ _KERNEL_LIMITS = Limits()
 LIMIT_KEYS: Mapping[str, Option] = {
     "memory_mb": Option(
         _KERNEL_LIMITS.memory_mb or 0,
-        "Writable private memory (RLIMIT_DATA), not reservations, in MiB; 0 for no limit.",
+        "Writable private memory in MiB, 0 for no limit: of each process (RLIMIT_DATA, not "
+        "reservations) and, with a memory cgroup, of all of a bot's processes together.",
         minimum=0,
     ),
     "cpu_seconds": Option(

@@ -219,7 +219,8 @@ class Channel:
             return
         arrived = time.monotonic()
         self._deliver(self._decoder.close(), arrived)
-        self._close_with(Fault(FaultKind.EXIT, reason), arrived)
+        memory = self.connection is not None and self.connection.out_of_memory
+        self._close_with(Fault(FaultKind.MEMORY if memory else FaultKind.EXIT, reason), arrived)
 
     def _flood(self, detail: str, arrived: float) -> None:
         """Done with a flooding bot: fault it, and hang up on it (which also ends its

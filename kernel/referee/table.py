@@ -78,7 +78,7 @@ class Seat:
 
 Clock = Literal["reply", "startup"]
 
-TERMINAL = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.FLOOD})
+TERMINAL = frozenset({FaultKind.EXIT, FaultKind.MEMORY, FaultKind.CONNECT, FaultKind.FLOOD})
 """Faults after which a bot can answer nothing more: each is recorded once per seat."""
 
 

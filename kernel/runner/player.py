@@ -151,7 +151,15 @@ class SessionPlayer:
 
         A plugin bug costs that game (or session), never the run: :meth:`Results.failed`
         hears of it, with the traceback. A :class:`SetupError` is not the plugin's doing:
-        it stops the run."""
+        it stops the run.
+
+        An exception is never charged to a bot, not even one raised while the plugin
+        handled a bot's message: nothing ties it to that message rather than to the
+        plugin's own code, and a bot blamed for a plugin's bug would lose games with no
+        traceback to show why. What a bot can send is bounded by its codec instead (size,
+        nesting depth, integers Python converts: see
+        :class:`~arena_kernel.codecs.base.Decoder`), so that any message can be printed and
+        walked, and judging its content is the plugin's part (``Table.fault``)."""
         try:
             return await call
         except (asyncio.CancelledError, KeyboardInterrupt, SetupError):

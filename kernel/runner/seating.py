@@ -120,6 +120,8 @@ class Lineup:
                 await transport.aclose()
             await reaper.sweep()
         finally:
+            if self._sandboxes is not None:
+                self._sandboxes.close()
             if self._warden is not None:
                 await self._warden.stop()
 

@@ -2,24 +2,27 @@
 
 ``RLIMIT_NPROC`` counts every process of the user and is not applied to root at all, so an
 arena run as root (a container, a CI box) could not stop a fork bomb with it. A cgroup
-counts exactly the processes of one bot, whoever runs it. arena makes one per bot under its
-own cgroup, where the machine lets it (cgroup v1's ``pids`` hierarchy, or a cgroup v2
-subtree with ``pids`` enabled for it); elsewhere ``RLIMIT_NPROC`` stays the only cap.
+counts exactly the processes of one bot, whoever runs it. arena makes one per sandboxed bot
+in its run cgroup (:mod:`.cgroups`), where the machine lets it (cgroup v1's ``pids``
+hierarchy, or a cgroup v2 subtree with ``pids`` passed on to it); elsewhere
+``RLIMIT_NPROC`` stays the only cap. The bot's other cgroups of the same hierarchy are this
+one (:mod:`.bot_cgroups`).
 """
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
-from arena_kernel.sandbox.cgroups import V2, new_cgroup, remove_cgroup, usable_parent
+from arena_kernel.sandbox.cgroups import V2, Need, new_cgroup, offering, remove_cgroup
+
+PROCESSES: tuple[Need, ...] = ((V2, "pids.max"), ("pids", "pids.max"))
+"""Where a bot's process cap can be set, in order of preference."""
 
 
-@functools.cache
 def pids_parent() -> Path | None:
-    """The cgroup under which each bot gets its own ``pids`` cgroup, or None. Cgroups an
-    arena killed before its bots ended left behind are removed on the way."""
-    return usable_parent((V2, "pids"), "pids.max")
+    """The run cgroup in which each sandboxed bot gets its own ``pids`` cgroup, or None."""
+    found = offering(PROCESSES)
+    return None if found is None else found[0]
 
 
 class PidsCgroup:

@@ -2,7 +2,8 @@
 
 bwrap may be missing, or present but refused (user namespaces disabled, a container
 without the right to mount ``/proc``): only running it tells, so the probe runs the same
-kind of sandbox a bot gets, around ``true``.
+kind of sandbox a bot gets, around ``true``, under the syscall filter (:mod:`.seccomp`)
+where libseccomp can make one; if only the filter fails, bots are sandboxed without it.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import functools
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from arena_kernel.sandbox.bwrap import ISOLATION
+from arena_kernel.sandbox import uids
+from arena_kernel.sandbox.bwrap import isolation
 from arena_kernel.sandbox.pids import pids_parent
+from arena_kernel.sandbox.seccomp import Compiled, compiled, program_fd
 from arena_kernel.sandbox.view import View, mount_args
 
 HOW_TO_ENABLE = (
@@ -27,11 +30,13 @@ HOW_TO_ENABLE = (
 class Probe:
     """What the probe found. ``problem``: why bots cannot be sandboxed here (None: they
     can). ``cap_problem``: why a sandboxed bot's processes cannot be capped (None: a
-    per-bot cgroup or ``RLIMIT_NPROC`` caps them)."""
+    per-bot cgroup or ``RLIMIT_NPROC`` caps them). ``syscalls``: the syscall filter, whose
+    ``program`` is None where there is none (its ``problem`` says why)."""
 
     bwrap: str | None
     problem: str | None
     cap_problem: str | None
+    syscalls: Compiled = field(default_factory=lambda: Compiled(None, "not probed"))
 
     @property
     def works(self) -> bool:
@@ -39,8 +44,17 @@ class Probe:
 
     @property
     def refusal(self) -> str | None:
-        """Why a run with ``mode = "required"`` is refused here, or None."""
-        return self.problem or self.cap_problem
+        """Why a run with ``mode = "required"`` whose bots' system calls are filtered (the
+        default) is refused here, or None."""
+        return self.refuses(filtered=True)
+
+    def refuses(self, *, filtered: bool) -> str | None:
+        """Why a run with ``mode = "required"`` is refused here, or None; ``filtered``: some
+        of its bots' system calls are to be filtered."""
+        problem = self.problem or self.cap_problem
+        if problem is None and filtered and self.syscalls.problem is not None:
+            problem = f"bots' system calls cannot be filtered: {self.syscalls.problem}"
+        return problem
 
     def describe(self) -> str:
         """One line for ``arena doctor`` and the run header."""
@@ -51,23 +65,53 @@ class Probe:
             line += f"; but {self.cap_problem}"
         return line
 
+    def describe_syscalls(self) -> str:
+        """One line on the syscall filter, for ``arena doctor`` and the run header."""
+        found = self.syscalls
+        if not self.works:
+            return "none: bots run unsandboxed"
+        if found.program is None:
+            return f"none: {found.problem}"
+        line = (
+            f"on: {len(found.refused)} calls refused, some only with certain arguments "
+            f"(libseccomp {found.version})"
+        )
+        if found.unknown:
+            line += f"; open, as this libseccomp does not know them: {', '.join(found.unknown)}"
+        return line
 
-def _trial(bwrap: str) -> str | None:
+
+def _trial(bwrap: str, syscall_filter: bytes | None) -> str | None:
     """Run a shell that does nothing in a sandbox like a bot's (by its path: the arena's
-    ``PATH`` may not be the system's); the reason it failed, or None."""
+    ``PATH`` may not be the system's), as a bot's user id where bots get one of their own,
+    under ``syscall_filter`` if given; the reason it failed, or None."""
+    uid = uids.FIRST if uids.wanted() else None
+    drop = uids.drop_command(uid) if uid is not None else []
+    fd = None if syscall_filter is None else program_fd(syscall_filter)
     command = [
         bwrap,
-        *ISOLATION,
+        *isolation(uid),
         *mount_args(View(folder=None, tmp_mb=1)),
+        *([] if fd is None else ["--seccomp", str(fd)]),
         "--",
+        *drop,
         "/bin/sh",
         "-c",
         ":",
     ]
     try:
-        done = subprocess.run(command, capture_output=True, timeout=30, check=False)
+        done = subprocess.run(
+            command,
+            capture_output=True,
+            timeout=30,
+            check=False,
+            pass_fds=() if fd is None else (fd,),
+        )
     except (OSError, subprocess.SubprocessError) as exc:
         return f"{bwrap} cannot run: {exc}"
+    finally:
+        if fd is not None:
+            os.close(fd)
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bwrap fails here: {said[-1] if said else f'status {done.returncode}'}"
@@ -80,11 +124,14 @@ def probe() -> Probe:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return Probe(None, "bubblewrap (bwrap) is not installed", None)
-    problem = _trial(bwrap)
+    syscalls = compiled()
+    problem = _trial(bwrap, syscalls.program)
+    if problem is not None and syscalls.program is not None and _trial(bwrap, None) is None:
+        syscalls, problem = Compiled(None, f"bwrap cannot apply it here ({problem})"), None
     cap_problem = None
     if os.geteuid() == 0 and pids_parent() is None:
         cap_problem = (
             "arena runs as root and has no pids cgroup it may create, so the process limit "
             "(RLIMIT_NPROC, which Linux does not apply to root) cannot hold"
         )
-    return Probe(bwrap, problem, cap_problem)
+    return Probe(bwrap, problem, cap_problem, syscalls)

@@ -16,9 +16,11 @@ from arena_kernel.options import Option
 
 Mode = Literal["auto", "required", "none"]
 Network = Literal["none", "host"]
+Syscalls = Literal["filtered", "all"]
 
 MODES: tuple[Mode, ...] = ("auto", "required", "none")
 NETWORKS: tuple[Network, ...] = ("none", "host")
+SYSCALLS: tuple[Syscalls, ...] = ("filtered", "all")
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class BotSandbox:
     """One bot's sandbox wishes, the run's merged with its own. Paths are absolute."""
 
     network: Network = "none"
+    syscalls: Syscalls = "filtered"
     tmp_mb: int = 64
     writable: tuple[Path, ...] = ()
     read_only: tuple[Path, ...] = ()
@@ -39,6 +42,7 @@ class SandboxSettings:
 
     mode: Mode = "auto"
     network: Network = "none"
+    syscalls: Syscalls = "filtered"
     tmp_mb: int = 64
     read_only: tuple[Path, ...] = ()
     read_write: tuple[Path, ...] = ()
@@ -46,6 +50,7 @@ class SandboxSettings:
     def for_bot(
         self,
         network: Network | None = None,
+        syscalls: Syscalls | None = None,
         writable: tuple[Path, ...] = (),
         read_only: tuple[Path, ...] = (),
         read_write: tuple[Path, ...] = (),
@@ -53,6 +58,7 @@ class SandboxSettings:
         """A bot's sandbox: the run's settings with the bot's own table on top."""
         return BotSandbox(
             network=network or self.network,
+            syscalls=syscalls or self.syscalls,
             tmp_mb=self.tmp_mb,
             writable=writable,
             read_only=(*self.read_only, *read_only),
@@ -75,6 +81,13 @@ SANDBOX_KEYS: Mapping[str, Option] = {
         '"none": a stdio bot has no network and a tcp bot reaches only the arena\'s port '
         'for its own seat; "host": the machine\'s network, for bots that need it.',
         choices=NETWORKS,
+    ),
+    "syscalls": Option(
+        _DEFAULT.syscalls,
+        '"filtered": a bot may not make the system calls no game needs and kernel exploits '
+        "start from (new namespaces, io_uring, eBPF, ptrace...: see docs/sandbox.md); "
+        '"all": every call, for a bot that needs one of them.',
+        choices=SYSCALLS,
     ),
     "tmp_mb": Option(
         _DEFAULT.tmp_mb, "The size of each bot's private, empty /tmp, in MiB.", minimum=1
@@ -100,10 +113,17 @@ BOT_SANDBOX_KEYS: Mapping[str, Option] = {
         type=str,
         choices=NETWORKS,
     ),
+    "syscalls": Option(
+        None,
+        'This bot\'s system calls instead of the run\'s: "filtered" or "all".',
+        type=str,
+        choices=SYSCALLS,
+    ),
     "writable": Option(
         (),
-        "Paths inside the bot's folder (cwd) it may write, relative to it; the rest of its "
-        "folder is read-only.",
+        "Paths inside the bot's folder (cwd), relative to it, whose writes reach the "
+        "organiser's folder and stay for its next games; the rest of its folder is a "
+        "private copy it may write (see docs/sandbox.md).",
         type=list[str],
     ),
     "read_only": Option(

@@ -6,11 +6,10 @@ appears in it, at the same path as outside:
 - the system, read-only (:data:`SYSTEM`);
 - a fresh ``/proc`` of the bot's own PID namespace (its kernel settings read-only), a
   minimal ``/dev``, and a private, size-capped ``/tmp`` and ``/dev/shm``;
-- the bot's folder, read-only, without what it must not see (:attr:`View.hidden`: the
-  database, the logs, the match file, other bots' folders and programs). Where something
-  is hidden inside a folder, that folder is rebuilt from the entries it held when the bot
-  started, so a file created there later (another bot's log, a database journal) is not
-  visible either;
+- the bot's folder, without what it must not see (:attr:`View.hidden`: the database, the
+  logs, the match file, other bots' folders and programs): a private copy made when the
+  bot starts (:mod:`~arena_kernel.sandbox.private_folder`), so a file created there later
+  (another bot's log, a database journal) is not visible either;
 - what the bot's program needs to run (its runtime, the files its command names), read-only;
 - what the organiser made writable.
 """
@@ -18,7 +17,7 @@ appears in it, at the same path as outside:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +55,18 @@ def same_path(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.realpath(path))
 
 
+def give(path: Path, uid: int) -> None:
+    """Make ``path`` and everything in it belong to ``uid`` (links themselves, never what
+    they point to), so that a bot run as ``uid`` may write it."""
+    if not os.path.lexists(path):
+        return
+    os.lchown(path, uid, uid)
+    if path.is_dir() and not path.is_symlink():
+        for root, folders, files in os.walk(path):
+            for entry in (*folders, *files):
+                os.lchown(os.path.join(root, entry), uid, uid)
+
+
 def system_args() -> list[str]:
     """The system folders, read-only; a merged-/usr link (``/bin -> usr/bin``) stays a link."""
     args: list[str] = []
@@ -67,57 +78,51 @@ def system_args() -> list[str]:
     return args
 
 
-def mount_args(view: View) -> list[str]:
+def mount_args(view: View, folder: Sequence[tuple[Path, list[str]]] | None = None) -> list[str]:
     """The bwrap options that build ``view``, in an order where every mount's parent is
-    already in place: a folder before what is bound inside it, the read-only remounts last."""
+    already in place: a folder before what is bound inside it, the read-only remounts last.
+    ``folder``: the mounts that show the bot's folder (its private copy, see
+    :mod:`~arena_kernel.sandbox.private_folder`) instead of the folder read-only."""
     mounts: list[tuple[Path, list[str]]] = [
         (Path("/proc"), ["--proc", "/proc"]),
         (Path("/dev"), ["--dev", "/dev"]),
     ]
     mounts += [(Path(p), ["--ro-bind-try", p, p]) for p in KERNEL_SETTINGS]
     size = str(view.tmp_mb << 20)
-    mounts += [(Path(p), ["--size", size, "--tmpfs", p]) for p in SCRATCH]
-    rebuilt: list[Path] = []
-    if view.folder is not None:
-        mounts += _folder_mounts(view.folder, view.hidden, rebuilt)
+    mounts += [(Path(p), ["--size", size, "--perms", "1777", "--tmpfs", p]) for p in SCRATCH]
+    if folder is not None:
+        mounts += folder
+    elif view.folder is not None:
+        if any(view.folder == h or view.folder in h.parents for h in view.hidden):
+            raise ValueError(f"{view.folder} holds what its bot must not see: copy it")
+        mounts.append((view.folder, ["--ro-bind", str(view.folder), str(view.folder)]))
     mounts += [(p, ["--ro-bind", str(p), str(p)]) for p in _existing(view.read_only)]
     mounts += [(p, ["--bind", str(p), str(p)]) for p in _existing(view.read_write)]
-    # Stable: a folder's own entry (its tmpfs) stays before what is bound inside it.
+    # Stable: a folder's own entry stays before what is bound inside it.
+    mounts += [(p, ["--perms", "0755", "--dir", str(p)]) for p in _parents(mounts)]
     mounts.sort(key=lambda mount: mount[0].parts)
     args = system_args()
     for _, option in mounts:
         args += option
-    for folder in rebuilt:
-        args += ["--remount-ro", str(folder)]
     return [*args, "--remount-ro", "/dev", "--remount-ro", "/"]
+
+
+def _parents(mounts: Sequence[tuple[Path, list[str]]]) -> set[Path]:
+    """The folders bwrap must make for ``mounts`` to be mounted on: those not already there
+    through a bind (a parent on the sandbox's empty root, or in a tmpfs). Made explicitly
+    with mode 0755: bwrap makes them 0700, which a bot run as a user id of its own could not
+    pass through."""
+    targets = {path for path, _ in mounts}
+    bound = {path for path, option in mounts if "--tmpfs" not in option} | set(map(Path, SYSTEM))
+    found: set[Path] = set()
+    for target in targets:
+        for parent in target.parents[:-1]:
+            if parent in bound or not bound.isdisjoint(parent.parents):
+                break
+            if parent not in targets:
+                found.add(parent)
+    return found
 
 
 def _existing(paths: Iterable[Path]) -> list[Path]:
     return [p for p in dict.fromkeys(paths) if os.path.lexists(p)]
-
-
-def _folder_mounts(
-    folder: Path, hidden: frozenset[Path], rebuilt: list[Path]
-) -> list[tuple[Path, list[str]]]:
-    """``folder`` read-only, less ``hidden``: bound whole when nothing inside it is hidden,
-    else an empty read-only tmpfs with each entry bound back but the hidden ones. A link
-    stays a link (binding it would show what it points to, maybe outside the folder)."""
-    if folder in hidden:
-        return []
-    if not any(folder in h.parents for h in hidden):
-        return [(folder, ["--ro-bind", str(folder), str(folder)])]
-    rebuilt.append(folder)
-    mounts: list[tuple[Path, list[str]]] = [(folder, ["--tmpfs", str(folder)])]
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return mounts
-    for entry in entries:
-        path = folder / entry.name
-        if entry.is_symlink():
-            mounts.append((path, ["--symlink", os.readlink(path), str(path)]))
-        elif entry.is_dir():
-            mounts += _folder_mounts(path, hidden, rebuilt)
-        elif path not in hidden:
-            mounts.append((path, ["--ro-bind", str(path), str(path)]))
-    return mounts

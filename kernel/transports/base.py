@@ -23,10 +23,12 @@ OnClosed = Callable[[str], None]
 class Limits:
     """Resource limits applied to every bot process (``None`` = no limit).
 
-    ``memory_mb`` limits a bot's private writable mappings, heap included (RLIMIT_DATA),
-    not its address space: the address space a JVM or a JavaScript engine reserves
-    (``PROT_NONE`` until used) does not count, while an address-space limit kills such a bot
-    mid-game (the JVM of a real Speed Clue contest bot died under 4 GiB).
+    ``memory_mb`` limits each process's private writable mappings, heap included
+    (RLIMIT_DATA), not its address space: the address space a JVM or a JavaScript engine
+    reserves (``PROT_NONE`` until used) does not count, while an address-space limit kills
+    such a bot mid-game (the JVM of a real Speed Clue contest bot died under 4 GiB). It also
+    caps the memory all of a bot's processes use together, with a memory cgroup where arena
+    can make one (:mod:`arena_kernel.sandbox.bot_cgroups`).
     Linux does not enforce ``processes`` (RLIMIT_NPROC) for root; a sandboxed bot's
     processes are capped by a cgroup where arena can make one
     (:mod:`arena_kernel.sandbox.pids`). ``write_mb`` caps each file a bot writes
@@ -96,6 +98,13 @@ class Connection(ABC):
     """The CPU time of the bot's processes, for a CPU-time clock (see
     :attr:`Launch.cpu_clock`); None: the arena did not start the bot, or was not asked to,
     and its replies are timed by the wall clock."""
+
+    @property
+    def out_of_memory(self) -> bool:
+        """Whether the bot's process exited after the out-of-memory killer ended one of its
+        processes for passing its memory cap: its close is then a ``memory`` fault, not an
+        ``exit``. Asked as ``on_closed`` is called."""
+        return False
 
     @abstractmethod
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:

@@ -5,11 +5,12 @@ as the reply is read, so a reading must be cheap and must count every process of
 the threads of a JVM, the worker child a bot forks to do its thinking, and that child's
 children once they have exited.
 
-Where arena can make a cgroup, each bot started with a CPU-time clock gets one of its own
-and joins it before anything of it runs (:mod:`arena_kernel.sandbox.cgroups`): the kernel
-then keeps the total of every process in it, to the microsecond (cgroup v2's
-``cpu.stat``) or nanosecond (v1's ``cpuacct.usage``), read with one ``pread`` of a file kept
-open (some 3 µs). A process cannot leave its cgroup without rights to another one.
+Where arena can make a cgroup, each bot started with a CPU-time clock has one of its own
+that keeps the total, which it joins before anything of it runs
+(:mod:`arena_kernel.sandbox.bot_cgroups`): the kernel then keeps the total of every process
+in it, to the microsecond (cgroup v2's ``cpu.stat``) or nanosecond (v1's
+``cpuacct.usage``), read with one ``pread`` of a file kept open (some 3 µs). A process
+cannot leave its cgroup without rights to another one.
 
 Elsewhere the bot's processes are found in ``/proc``: its leader and the processes below
 it, each read by its CPU clock (to the nanosecond, threads included) plus what its reaped
@@ -22,13 +23,13 @@ competes for the machine.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import time
 from pathlib import Path
 from typing import Protocol
 
-from arena_kernel.sandbox.cgroups import V2, new_cgroup, remove_cgroup, usable_parent
+from arena_kernel.sandbox.bot_cgroups import ACCOUNTING, BotCgroups
+from arena_kernel.sandbox.cgroups import offering
 from arena_kernel.transports.procfs import all_processes, descendants, read_stat, stat_fields
 
 _TICK = 1 / os.sysconf("SC_CLK_TCK")
@@ -45,19 +46,14 @@ class CpuMeter(Protocol):
         """Release what the meter holds, once the bot's processes are gone."""
 
 
-@functools.cache
 def accounting_parent() -> tuple[Path, str] | None:
-    """Where each bot's accounting cgroup is made, and the file that holds its total;
-    None where arena can make none (the meter then reads ``/proc``)."""
-    for hierarchy, total in ((V2, "cpu.stat"), ("cpuacct", "cpuacct.usage")):
-        parent = usable_parent((hierarchy,), total)
-        if parent is not None:
-            return parent, total
-    return None
+    """The run cgroup in which each bot's CPU-time total is kept, and the file that holds
+    it; None where arena can make none (the meter then reads ``/proc``)."""
+    return offering(ACCOUNTING)
 
 
 class CgroupMeter:
-    """The total the kernel keeps for one bot's cgroup, made by :meth:`make`."""
+    """The total the kernel keeps for one bot's cgroup (:meth:`make`)."""
 
     def __init__(self, path: Path, total: str) -> None:
         self.path = path
@@ -65,20 +61,13 @@ class CgroupMeter:
         self._v2 = total == "cpu.stat"
 
     @classmethod
-    def make(cls) -> CgroupMeter | None:
-        """A new, empty accounting cgroup, or None where none can be made."""
-        found = accounting_parent()
-        if found is None:
-            return None
-        parent, total = found
-        try:
-            path = new_cgroup(parent)
-        except OSError:
+    def make(cls, cgroups: BotCgroups) -> CgroupMeter | None:
+        """The meter of a bot's CPU-time total, or None where its cgroups keep none."""
+        if cgroups.accounting is None:
             return None
         try:
-            return cls(path, total)
+            return cls(*cgroups.accounting)
         except OSError:
-            remove_cgroup(path)
             return None
 
     def seconds(self) -> float | None:
@@ -96,7 +85,6 @@ class CgroupMeter:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-        remove_cgroup(self.path)
 
 
 class TreeMeter:

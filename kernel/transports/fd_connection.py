@@ -102,6 +102,11 @@ class FdConnection(Connection):
             self._eof_timer = self._loop.call_later(EXIT_WINDOW, self._finish, self._eof_reason)
         return False
 
+    @property
+    def out_of_memory(self) -> bool:
+        process = self._process
+        return process is not None and process.exited.done() and process.out_of_memory
+
     def _exit_reason(self) -> str:
         if self._process is not None and self._process.exited.done():
             return self._process.exited.result()

@@ -5,9 +5,10 @@ Every bot runs in its own session, hence its own process group, so that ending i
 whatever it forked. Its exit is watched through a pidfd on the event loop (no child watcher,
 no threads), and the leader is left a zombie until :meth:`BotProcess.end` reaps it: as long
 as the zombie exists its pid, and so the group id we signal, cannot be reused by anyone else.
-What left the group (``setsid``, a double fork) is found and ended by the
-:mod:`~arena_kernel.transports.reaper` once the group is gone, and a bot whose arena dies is
-killed with it (a parent-death signal, then the :mod:`~arena_kernel.transports.warden`).
+What left the group (``setsid``, a double fork) is found and ended once the group is gone,
+in the bot's cgroups (:mod:`~arena_kernel.sandbox.bot_cgroups`) and by the
+:mod:`~arena_kernel.transports.reaper`, and a bot whose arena dies is killed with it (a
+parent-death signal, then the :mod:`~arena_kernel.transports.warden`).
 """
 
 from __future__ import annotations
@@ -25,15 +26,19 @@ import time
 from collections.abc import Iterator, Mapping
 
 from arena_kernel.errors import SetupError
-from arena_kernel.sandbox.bwrap import signal_of_exit
-from arena_kernel.sandbox.cgroups import join_command
-from arena_kernel.sandbox.pids import PidsCgroup
+from arena_kernel.sandbox.bot_cgroups import BotCgroups
+from arena_kernel.sandbox.bwrap import Confined, signal_of_exit
 from arena_kernel.transports.aside import popen_aside
 from arena_kernel.transports.base import ConnectError, Launch, Limits
 from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.transports.procfs import boot_ticks, group_members, stat_fields
 from arena_kernel.transports.reaper import TAG, reaper
-from arena_kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
+from arena_kernel.transports.stderr_log import (
+    StderrLog,
+    discard_stale_log,
+    private_folder_path,
+    stderr_log_path,
+)
 from arena_kernel.transports.unstoppable import to_the_end
 
 GROUP_EXIT_LIMIT = 5.0
@@ -59,15 +64,27 @@ def arena_descriptors(what: str) -> Iterator[None]:
 
 
 def describe_exit(
-    code: int, status: int, cpu_limit: int | None = None, cpu_used: float | None = None
+    code: int,
+    status: int,
+    cpu_limit: int | None = None,
+    cpu_used: float | None = None,
+    oom_mb: int | None = None,
 ) -> str:
     """Say how a process ended, in the words a fault message needs.
 
     ``code`` is the ``si_code`` of ``waitid`` (``CLD_EXITED``, ``CLD_KILLED``,
     ``CLD_DUMPED``) and ``status`` its ``si_status``. A CPU-time limit shows as SIGXCPU at
     the soft limit, or as SIGKILL one second later for a bot that caught SIGXCPU; the latter
-    is recognised by ``cpu_used``, the seconds the process had consumed.
+    is recognised by ``cpu_used``, the seconds the process had consumed. ``oom_mb`` is the
+    bot's ``memory_mb``, given when its memory cgroup counted an out-of-memory kill: the
+    kernel's SIGKILL then, or the exit of a bot that outlived the process it lost.
     """
+    if oom_mb is not None:
+        cause = f"its processes together passed memory_mb = {oom_mb} MiB"
+        if code != os.CLD_EXITED and status == signal.SIGKILL:
+            return f"killed by the out-of-memory killer: {cause}"
+        plain = describe_exit(code, status, cpu_limit, cpu_used)
+        return f"{plain}, after the out-of-memory killer ended one of its processes: {cause}"
     if code == os.CLD_EXITED:
         return f"exited with status {status}"
     try:
@@ -156,10 +173,12 @@ def limit_options(limits: Limits) -> list[str]:
     referee, while other games' replies wait to be read. Without it, the child is
     ``vfork``-ed.
 
-    A limit above the inherited hard limit is lowered to it (an unprivileged arena cannot
-    raise it). The CPU hard limit is one second above the soft one, so a bot first gets
-    SIGXCPU, which a fault message can name, and SIGKILL only if it catches that. Core
-    dumps are disabled: a tournament of crashing bots must not fill the disk.
+    Each hard limit is set too, so that a bot cannot raise its soft limits back
+    (``setrlimit`` lets any process raise a soft limit up to the hard one). A limit above
+    the inherited hard limit is lowered to it (an unprivileged arena cannot raise it). The
+    CPU hard limit is one second above the soft one, so a bot first gets SIGXCPU, which a
+    fault message can name, and SIGKILL only if it catches that. Core dumps are disabled:
+    a tournament of crashing bots must not fill the disk.
     """
     wanted = {
         "data": (
@@ -178,11 +197,41 @@ def limit_options(limits: Limits) -> list[str]:
         _, hard = resource.getrlimit(which)
         if hard != resource.RLIM_INFINITY:
             value = min(value, hard)
-        if which == resource.RLIMIT_CPU and (hard == resource.RLIM_INFINITY or value < hard):
-            hard = value + 1
-        ceiling = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+        ceiling = value + 1 if which == resource.RLIMIT_CPU else value
+        if hard != resource.RLIM_INFINITY:
+            ceiling = min(ceiling, hard)
         options.append(f"--{name}={value}:{ceiling}")
     return options
+
+
+PASSED_ENV = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "TERM",
+        "TZ",
+        "TMPDIR",
+        "LANG",
+        "LANGUAGE",
+        "JAVA_HOME",
+        "PYENV_ROOT",
+        "PYENV_VERSION",
+    }
+)
+"""The variables of the arena's environment a bot is given (and every ``LC_*``): what
+finds and runs programs and sets the locale. The rest (tokens, passwords, cloud
+credentials an organiser exported) never reaches a bot; a bot that needs a variable gets
+it from its own ``env`` table."""
+
+
+def passed_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The part of ``environ`` a bot is given (:data:`PASSED_ENV`)."""
+    return {
+        key: value for key, value in environ.items() if key in PASSED_ENV or key.startswith("LC_")
+    }
 
 
 def missing_program(argv0: str, cwd: str | None, env: Mapping[str, str]) -> str | None:
@@ -211,7 +260,9 @@ class BotProcess:
     ``exited`` resolves, as soon as the leader exits, to a description such as
     ``"exited with status 3"``; the leader stays a zombie until :meth:`end`. ``tag`` is the
     bot's ``ARENA_TAG``, which every process it starts inherits. ``meter``: the CPU time of
-    its processes, when it was started for a CPU-time clock.
+    its processes, when it was started for a CPU-time clock. ``cgroups``: the bot's cgroups
+    (:mod:`~arena_kernel.sandbox.bot_cgroups`); ``out_of_memory`` says, once it exited,
+    whether the out-of-memory killer ended one of its processes for passing its memory cap.
     """
 
     def __init__(
@@ -222,14 +273,16 @@ class BotProcess:
         stderr: StderrLog,
         limits: Limits,
         started: float,
-        cgroup: PidsCgroup | None = None,
-        sandboxed: bool = False,
+        confined: Confined | None = None,
         meter: CpuMeter | None = None,
+        cgroups: BotCgroups | None = None,
     ) -> None:
         self.pid = popen.pid
-        self.sandboxed = sandboxed
-        self._cgroup = cgroup
+        self.sandboxed = confined is not None
+        self._confined = confined
         self.meter = meter
+        self._cgroups = cgroups
+        self.out_of_memory = False
         self.tag = tag
         self.started = started
         self._popen = popen
@@ -253,7 +306,9 @@ class BotProcess:
         cpu_used = None
         if status == signal.SIGKILL:
             cpu_used = _cpu_seconds(self.pid, children=self.sandboxed)
-        description = describe_exit(code, status, self._limits.cpu_seconds, cpu_used)
+        self.out_of_memory = self._cgroups is not None and self._cgroups.oom_kills() > 0
+        cap = self._limits.memory_mb if self.out_of_memory else None
+        description = describe_exit(code, status, self._limits.cpu_seconds, cpu_used, cap)
         self.exited.set_result(description)
 
     def _stop_watching(self) -> None:
@@ -294,6 +349,8 @@ class BotProcess:
             while _group_running(self.pid) and time.monotonic() < deadline:
                 self._signal_group(signal.SIGKILL)
                 await asyncio.sleep(0.002)
+            while self._kill_leftovers() and time.monotonic() < deadline:
+                await asyncio.sleep(0.002)
             with contextlib.suppress(OSError):  # no descriptor for /proc: see _group_running
                 await reaper.sweep()
         except asyncio.CancelledError:
@@ -303,10 +360,17 @@ class BotProcess:
             self._stop_watching()
             os.close(self._pidfd)
             self._stderr.close()
-            if self._cgroup is not None:
-                self._cgroup.remove()
+            if self._confined is not None:
+                self._confined.close()
             if self.meter is not None:
                 self.meter.close()
+            if self._cgroups is not None:
+                self._cgroups.remove()
+
+    def _kill_leftovers(self) -> bool:
+        """SIGKILL what is left of the bot in its cgroups, outside its group (a double
+        fork that emptied its environment, found without ``/proc``); whether there was any."""
+        return self._cgroups is not None and self._cgroups.kill_leftovers()
 
     def _end_now(self) -> None:
         """:meth:`end` without waiting for the event loop, and without a grace period."""
@@ -316,6 +380,8 @@ class BotProcess:
         deadline = time.monotonic() + GROUP_EXIT_LIMIT
         while _group_running(self.pid) and time.monotonic() < deadline:
             self._signal_group(signal.SIGKILL)
+            time.sleep(0.002)
+        while self._kill_leftovers() and time.monotonic() < deadline:
             time.sleep(0.002)
         reaper.sweep_now()
 
@@ -337,11 +403,11 @@ def spawn(
 
     ``stdin`` and ``stdout`` are the child's ends (the caller closes its copies);
     ``stdout=None`` sends it to the stderr log, for bots whose channel is a socket. The
-    environment is the arena's plus the program's plus ``ARENA_ID``, ``env`` and the bot's
-    ``ARENA_TAG``. ``pass_fds`` are inherited by the child (a sandboxed tcp bot's channel
-    to the arena). Raises :class:`ConnectError` when the bot cannot be started, and
-    :class:`SetupError` when the arena cannot start anything (out of file descriptors, a
-    missing util-linux).
+    environment is the arena's :data:`PASSED_ENV` plus the program's plus ``ARENA_ID``,
+    ``env`` and the bot's ``ARENA_TAG``. ``pass_fds`` are inherited by the child (a
+    sandboxed tcp bot's channel to the arena). Raises :class:`ConnectError` when the bot
+    cannot be started, and :class:`SetupError` when the arena cannot start anything (out
+    of file descriptors, a missing util-linux).
 
     All of it happens on the caller's thread before it returns, as a transport needs that
     must know the process before the event loop runs anything else (the tcp transport's
@@ -387,34 +453,46 @@ class _Start:
         self.launch = launch
         self.bot = f'bot "{program.name}"'
         self.tag = reaper.new_tag()
-        self.env = {**os.environ, **program.env, "ARENA_ID": launch.identifier, **(env or {})}
+        self.env = {
+            **passed_environment(os.environ),
+            **program.env,
+            "ARENA_ID": launch.identifier,
+            **(env or {}),
+        }
         self.env[TAG] = self.tag
         problem = missing_program(argv[0], program.cwd, self.env) if argv else "an empty command"
         if problem is not None:
             raise ConnectError(f"cannot start {self.bot}: {problem}")
         self.argv = argv
-        self.cgroup: PidsCgroup | None = None
-        self.accounting: CgroupMeter | None = None
+        self.confined: Confined | None = None
+        self.cgroups: BotCgroups | None = None
         self.err_r: int | None = None
         self.err_w: int | None = None
         self.started = 0.0
 
     def prepare(self) -> None:
-        """The bot's process cap (sandboxed), its CPU accounting (for a CPU-time clock), a
-        fresh stderr log, the stderr pipe."""
+        """The bot's sandbox (with its process cap), its cgroups (its memory cap, CPU weight
+        and, for a CPU-time clock, CPU accounting), a fresh stderr log, the stderr pipe."""
         launch = self.launch
         if launch.sandbox is not None:
             try:
-                self.argv, self.cgroup = launch.sandbox.command(self.argv, launch.limits.processes)
+                self.confined = launch.sandbox.command(
+                    self.argv, launch.limits.processes, private_folder_path(launch)
+                )
             except OSError as exc:
                 raise SetupError(
-                    f"cannot start {self.bot}: cannot make its process cap: {exc}"
+                    f"cannot start {self.bot}: cannot make its sandbox: {exc}"
                 ) from None
-        if launch.cpu_clock:
-            self.accounting = CgroupMeter.make()
-        cgroups = [c.path for c in (self.cgroup, self.accounting) if c is not None]
-        if cgroups:
-            self.argv = [*join_command(cgroups), *self.argv]
+            self.argv = self.confined.argv
+        cap = self.confined.cgroup if self.confined is not None else None
+        try:
+            with arena_descriptors(self.bot):
+                self.cgroups = BotCgroups.make(
+                    launch.limits.memory_mb, launch.cpu_clock, None if cap is None else cap.path
+                )
+        except OSError as exc:
+            raise SetupError(f"cannot start {self.bot}: cannot make its cgroups: {exc}") from None
+        self.argv = [*self.cgroups.command(), *self.argv]
         discard_stale_log(launch)
         with arena_descriptors(self.bot):
             self.err_r, self.err_w = os.pipe()
@@ -426,6 +504,9 @@ class _Start:
         """The process. Touches nothing but this start, so that it may run in a thread."""
         assert self.err_w is not None
         self.started = time.monotonic()
+        confined = self.confined
+        if confined is not None:
+            pass_fds = (*pass_fds, *confined.pass_fds)
         try:
             with arena_descriptors(self.bot):
                 return subprocess.Popen(
@@ -443,6 +524,8 @@ class _Start:
         finally:
             os.close(self.err_w)
             self.err_w = None
+            if confined is not None:
+                confined.started()
 
     def finish(self, popen: subprocess.Popen[bytes]) -> BotProcess:
         """The process's exit watch and stderr log."""
@@ -459,13 +542,13 @@ class _Start:
         limits = self.launch.limits
         stderr = StderrLog(self.err_r, stderr_log_path(self.launch), limits.stderr_kb * 1024)
         self.err_r = None
-        sandboxed = self.launch.sandbox is not None
-        meter: CpuMeter | None = self.accounting
-        if meter is None and self.launch.cpu_clock:
-            meter = TreeMeter(popen.pid)
-        self.accounting = None
+        meter: CpuMeter | None = None
+        if self.launch.cpu_clock:
+            assert self.cgroups is not None, "prepare() first"
+            meter = CgroupMeter.make(self.cgroups) or TreeMeter(popen.pid)
+        confined, self.confined = self.confined, None
         return BotProcess(
-            popen, pidfd, self.tag, stderr, limits, self.started, self.cgroup, sandboxed, meter
+            popen, pidfd, self.tag, stderr, limits, self.started, confined, meter, self.cgroups
         )
 
     def abandon(self) -> None:
@@ -476,7 +559,9 @@ class _Start:
                 os.close(fd)
         self.err_r = self.err_w = None
         reaper.reaped(None, self.tag)
-        if self.cgroup is not None:
-            self.cgroup.remove()
-        if self.accounting is not None:
-            self.accounting.close()
+        if self.confined is not None:
+            self.confined.close()
+            self.confined = None
+        if self.cgroups is not None:
+            self.cgroups.remove()
+            self.cgroups = None

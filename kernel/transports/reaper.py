@@ -26,10 +26,12 @@ it repeats until it finds nothing (what it kills may have children, re-parented 
 arena as their parent dies). Other children of the arena (a plugin's helper, a worker pool)
 carry neither the tag nor the mark, and are never touched.
 
-A cgroup per bot would tell the same without tags, but is not used: moving the bot into
-it before it can fork needs code between fork and exec in the referee (which must not run
-any, see :func:`arena_kernel.transports.process.limit_options`) or one more program in every
-bot's start, and it needs a writable cgroup tree, which an ordinary user rarely has.
+Where arena can make cgroups, each bot also has its own (:mod:`arena_kernel.sandbox.bot_cgroups`),
+joined by an ``sh`` before the bot's first instruction, which tell the same without tags:
+what is left in them once the bot's group is gone is killed before the sweep
+(:meth:`arena_kernel.transports.process.BotProcess.end`), and the warden empties the run's
+if the arena dies. The tag and the mark are what there is where no cgroup can be made (an
+ordinary user rarely has a writable cgroup tree).
 """
 
 from __future__ import annotations

@@ -24,6 +24,12 @@ def stderr_log_path(launch: Launch) -> Path:
     return launch.log_dir / f"{launch.identifier}.stderr"
 
 
+def private_folder_path(launch: Launch) -> Path:
+    """Where a sandboxed bot's private copy of its folder is made, and what it wrote there
+    is kept (see :mod:`arena_kernel.sandbox.private_folder`)."""
+    return launch.log_dir / f"{launch.identifier}.files"
+
+
 def discard_stale_log(launch: Launch) -> None:
     """Remove the log a previous attempt at the same game left (a run interrupted, then
     resumed): a bot that writes nothing this time must not be shown what it wrote then."""
@@ -105,3 +111,45 @@ class StderrLog:
         os.close(self._fd)
         if self._file is not None:
             self._file.close()
+
+
+TAIL_BYTES = 4096
+"""How much of the end of a stderr log is read for its tail."""
+
+TAIL_LINES = 5
+"""The lines of a stderr log's tail (what a Java stack trace's cause needs)."""
+
+TAIL_CHARS = 600
+"""The longest tail, in characters: it is part of a fault's one-line reason."""
+
+
+def stderr_end(path: str | os.PathLike[str]) -> str:
+    """The last :data:`TAIL_BYTES` of a stderr log as text ('' when there is none)."""
+    try:
+        with open(path, "rb") as log:
+            size = log.seek(0, os.SEEK_END)
+            log.seek(max(0, size - TAIL_BYTES))
+            data = log.read()
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    rest = text.partition("\n")[2]
+    if size > TAIL_BYTES and rest.strip():
+        text = rest  # the first line read is cut short
+    return text
+
+
+def stderr_tail(path: str | os.PathLike[str]) -> str:
+    """The end of a stderr log on one line: its last :data:`TAIL_LINES` lines that are
+    not blank, joined by `` | ``, control characters escaped, at most :data:`TAIL_CHARS`
+    (the start cut); '' when the log is missing, unreadable or blank."""
+    lines = [line.strip() for line in stderr_end(path).splitlines() if line.strip()]
+    tail = " | ".join(_printable(line) for line in lines[-TAIL_LINES:])
+    if len(tail) > TAIL_CHARS:
+        tail = "..." + tail[len(tail) - TAIL_CHARS + 3 :]
+    return tail
+
+
+def _printable(line: str) -> str:
+    """``line`` with each control character written as its escape (``\\x1b``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)

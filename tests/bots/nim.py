@@ -2,16 +2,22 @@
 game's protocol (kernel/testing/nim.py): it answers ``move <pile>`` with ``take <k>``,
 leaving a multiple of four when it can.
 
-First it writes to stderr what the sandbox tests read (tests/sandbox): its process id and,
-when ``$SANDBOX_PEEK`` names a file, whether it can see that file.
+First it writes to stderr what the sandbox tests read (tests/sandbox): its process id, how
+many seccomp filters it runs under and, when ``$SANDBOX_PEEK`` names a file, whether it can
+see that file.
 """
 
 import os
 import sys
 
 
+def filters() -> str:
+    with open("/proc/self/status") as status:
+        return next(line.split()[1] for line in status if line.startswith("Seccomp_filters:"))
+
+
 def report() -> None:
-    line = f"pid {os.getpid()}"
+    line = f"pid {os.getpid()}, filters {filters()}"
     peek = os.environ.get("SANDBOX_PEEK")
     if peek:
         line += f", {peek} {'visible' if os.path.exists(peek) else 'hidden'}"

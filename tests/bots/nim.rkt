@@ -2,13 +2,21 @@
 ;; A Nim bot in Racket, written from the test game's protocol (kernel/testing/nim.py).
 ;; Usage: racket nim.rkt. It answers "move <pile>" with "take <k>", leaving a multiple of
 ;; four when it can. First it writes to stderr what the sandbox tests read (tests/sandbox):
-;; its process id and, when $SANDBOX_PEEK names a file, whether it can see that file.
-(require racket/os racket/string)
+;; its process id, how many seccomp filters it runs under and, when $SANDBOX_PEEK names a
+;; file, whether it can see that file.
+(require racket/file racket/list racket/os racket/string)
+
+(define (filters)
+  (define line
+    (findf (lambda (line) (string-prefix? line "Seccomp_filters:"))
+           (file->lines "/proc/self/status")))
+  (second (string-split line)))
 
 (define (report)
   (define peek (getenv "SANDBOX_PEEK"))
-  (eprintf "pid ~a~a\n"
+  (eprintf "pid ~a, filters ~a~a\n"
            (getpid)
+           (filters)
            (if peek
                (format ", ~a ~a" peek (if (file-exists? peek) "visible" "hidden"))
                "")))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -31,17 +32,35 @@ def test_doctor_on_a_machine_that_can_sandbox_says_ready(sandbox: Probe) -> None
     assert list(found) == [
         "sandbox",
         "bwrap",
+        "syscall filter",
+        "bot users",
         "process cap",
         "cpu clock",
+        "memory cap",
+        "cpu share",
+        "out of memory",
+        "arena killed",
         "setpriv",
         "prlimit",
         "plugins",
         "ready",
     ]
     assert found["sandbox"] == sandbox.describe()
+    assert found["syscall filter"] == sandbox.describe_syscalls()
+    assert found["syscall filter"].startswith("on: "), "the filter works where bwrap does"
     assert re.fullmatch(rf"{re.escape(str(sandbox.bwrap))}, bubblewrap \d+\.\d+.*", found["bwrap"])
+    own = "a user id of its own per bot" if os.geteuid() == 0 else "arena's own"
+    assert found["bot users"].startswith(own)
     assert found["process cap"].startswith(("a pids cgroup per sandboxed bot, under /", "RLIMIT"))
     assert found["cpu clock"].startswith(("a cgroup per bot (", "the bot's process tree"))
+    assert found["memory cap"].startswith(
+        ("all of a bot's processes together: a memory cgroup per bot (", "each process alone")
+    )
+    assert found["cpu share"].startswith(("equal per bot: a cpu cgroup per bot (", "per process"))
+    assert found["out of memory"].startswith("bots first (oom_score_adj 1000)")
+    assert found["arena killed"].startswith(
+        ("its bots are found by their cgroup, under /", "its bots are found by their tag")
+    )
     assert found["setpriv"] == shutil.which("setpriv")
     assert found["prlimit"] == shutil.which("prlimit")
     assert re.fullmatch(r"\d+ installed, all loaded", found["plugins"]), found["plugins"]

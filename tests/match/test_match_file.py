@@ -574,11 +574,12 @@ def test_sandbox_tables_load_with_absolute_paths(
         (tmp_path / folder).mkdir(parents=True)
     spec = load(
         'game = "stones"\n'
-        '[sandbox]\nmode = "required"\nnetwork = "host"\ntmp_mb = 16\n'
+        '[sandbox]\nmode = "required"\nnetwork = "host"\nsyscalls = "all"\ntmp_mb = 16\n'
         'read_only = ["shared", "~/lib", "/usr"]\nread_write = ["data"]\n'
         '[[bots]]\nname = "a"\nbuiltin = "random"\n'
         '[[bots]]\nname = "b"\ncmd = ["./b"]\ncwd = "bots/b"\n'
-        '[bots.sandbox]\nnetwork = "none"\nwritable = ["out", "cache/../cache", "."]\n'
+        '[bots.sandbox]\nnetwork = "none"\nsyscalls = "filtered"\n'
+        'writable = ["out", "cache/../cache", "."]\n'
         'read_only = ["other"]\nread_write = []\n'
         '[[bots]]\nname = "c"\ncmd = ["./c"]\n'
         f'sandbox = {{ writable = ["{tmp_path}/data"] }}\n'
@@ -586,6 +587,7 @@ def test_sandbox_tables_load_with_absolute_paths(
     assert spec.sandbox == SandboxSettings(
         mode="required",
         network="host",
+        syscalls="all",
         tmp_mb=16,
         read_only=(tmp_path / "shared", tmp_path / "home" / "lib", Path("/usr")),
         read_write=(tmp_path / "data",),
@@ -595,6 +597,7 @@ def test_sandbox_tables_load_with_absolute_paths(
         {},
         {
             "network": "none",
+            "syscalls": "filtered",
             "writable": (b / "out", b / "cache" / ".." / "cache", b),
             "read_only": (tmp_path / "other",),
             "read_write": (),
@@ -623,6 +626,10 @@ def test_without_sandbox_tables_the_defaults_hold(load: Load) -> None:
         (
             '[sandbox]\nnetwork = "all"',
             'line 12: sandbox.network must be "none" or "host", not "all"',
+        ),
+        (
+            '[sandbox]\nsyscalls = "none"',
+            'line 12: sandbox.syscalls must be "filtered" or "all", not "none"',
         ),
         ("[sandbox]\ntmp_mb = 0", "line 12: sandbox.tmp_mb must be at least 1, not 0"),
         (
@@ -667,7 +674,7 @@ def test_sandbox_table_errors(fails: Fails, table: str, expected: str) -> None:
         (
             'cmd = ["x"]\n[bots.sandbox]\nwriteable = ["out"]',
             'line 15: bots[3].sandbox: unknown key "writeable" (did you mean "writable"?); '
-            "allowed: network, writable, read_only, read_write",
+            "allowed: network, syscalls, writable, read_only, read_write",
         ),
         (
             'cmd = ["x"]\nsandbox = { tmp_mb = 8 }',

@@ -86,18 +86,20 @@ def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(tmp_path: Path) -> N
         (tmp_path / folder).mkdir()
     text = MATCH.replace(
         "[[bots]]\n",
-        '[sandbox]\nnetwork = "host"\ntmp_mb = 16\nread_only = ["shared"]\n\n[[bots]]\n',
+        '[sandbox]\nnetwork = "host"\nsyscalls = "all"\ntmp_mb = 16\nread_only = ["shared"]\n'
+        "\n[[bots]]\n",
         1,
     ).replace(
         'cmd = ["./bot"]\n',
-        'cmd = ["./bot"]\nsandbox = { network = "none", writable = ["out"], read_only = ["lib"], '
-        'read_write = ["data"] }\n',
+        'cmd = ["./bot"]\nsandbox = { network = "none", syscalls = "filtered", '
+        'writable = ["out"], read_only = ["lib"], read_write = ["data"] }\n',
     )
     bots = resolved(tmp_path / "m.toml", text).bots
-    run = BotSandbox(network="host", tmp_mb=16, read_only=(tmp_path / "shared",))
+    run = BotSandbox(network="host", syscalls="all", tmp_mb=16, read_only=(tmp_path / "shared",))
     assert bots["program"].sandbox == bots["other"].sandbox == run
     assert bots["mine"].sandbox == BotSandbox(
         network="none",
+        syscalls="filtered",
         tmp_mb=16,
         writable=(tmp_path / "out",),
         read_only=(tmp_path / "shared", tmp_path / "lib"),

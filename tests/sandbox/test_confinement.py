@@ -1,6 +1,6 @@
 """The sandbox core with real bwrap: what a bot sees of the files (its folder less what is
-hidden, a folder rebuilt as it was at the start, links kept as links, writable only where
-made so), its exit as bwrap reports it, and a tcp bot's seat inside its own network
+hidden, a private copy made at its start, links kept as links, written without reaching the
+organiser's folder), its exit as bwrap reports it, and a tcp bot's seat inside its own network
 namespace."""
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Reply, Table
-from arena_kernel.sandbox.bwrap import Sandbox, private_env
+from arena_kernel.sandbox.bwrap import Confined, Sandbox, private_env
+from arena_kernel.sandbox.cgroups import offering, run_cgroup
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.runtime import command_needs
 from arena_kernel.sandbox.view import View
@@ -76,11 +77,11 @@ print(json.dumps(seen), flush=True)
 """
 
 
-def sandboxed(bwrap: str, folder: Path, argv: list[str], **view: object) -> list[str]:
+def sandboxed(bwrap: str, folder: Path, argv: list[str], **view: object) -> Confined:
+    """``argv`` in a sandbox that shows ``folder`` (its private copy beside it)."""
     needs = command_needs(argv, folder, {"PATH": "/usr/bin"})
     box = Sandbox(bwrap, View(folder=folder, read_only=needs, **view), env=private_env({}))  # type: ignore[arg-type]
-    command, _ = box.command(argv, None)
-    return command
+    return box.command(argv, None, folder.parent / f"{folder.name}.files")
 
 
 def test_a_bot_sees_its_folder_less_what_is_hidden_as_it_was_at_its_start(tmp_path, sandbox):
@@ -94,14 +95,18 @@ def test_a_bot_sees_its_folder_less_what_is_hidden_as_it_was_at_its_start(tmp_pa
     (folder / "outside").symlink_to(secret)
     hidden = frozenset({folder / "arena.sqlite", folder / "logs"})
     argv = [sys.executable, "bot.py"]
-    command = sandboxed(sandbox.bwrap, folder, argv, hidden=hidden, read_write=(folder / "cache",))
+    confined = sandboxed(sandbox.bwrap, folder, argv, hidden=hidden, read_write=(folder / "cache",))
     env = {**os.environ, "LOOK_HOME": str(Path.home())}  # not in argv: that would show it
-    bot = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, text=True)
+    bot = subprocess.Popen(confined.argv, cwd=folder, env=env, stdout=subprocess.PIPE, text=True)
     (folder / "later.txt").write_text("made after the start")
     seen = json.loads(bot.communicate(timeout=60)[0])
+    confined.close()
     assert seen["folder"] == ["bot.py", "cache", "outside"]
     assert seen["cache"] == "ok" and (folder / "cache" / "new").read_text() == "x"
-    assert seen["folder_write"] == "Read-only file system"
+    assert seen["folder_write"] == "ok", "its private copy"
+    assert not (folder / "new").exists(), "the organiser's folder is unchanged"
+    kept = tmp_path / "match.files"
+    assert sorted(p.name for p in kept.iterdir()) == ["new"], "what it wrote is kept"
     assert seen["tmp"] == "ok" and not Path("/tmp/new").exists()
     home = Path.home()
     runtime = {
@@ -113,11 +118,11 @@ def test_a_bot_sees_its_folder_less_what_is_hidden_as_it_was_at_its_start(tmp_pa
     assert (folder / "arena.sqlite").read_text() == "results"
 
 
-def test_a_folder_with_nothing_hidden_is_shown_live(tmp_path, sandbox):
+def test_a_folder_with_nothing_hidden_is_shown_whole(tmp_path, sandbox):
     folder = tmp_path / "bot"
     folder.mkdir()
     (folder / "bot.py").write_text("import os; print(sorted(os.listdir('.')))")
-    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "bot.py"])
+    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "bot.py"]).argv
     out = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "['bot.py']"
 
@@ -139,7 +144,7 @@ def test_the_private_tmp_is_capped(tmp_path, sandbox):
             """
         )
     )
-    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "fill.py"], tmp_mb=4)
+    command = sandboxed(sandbox.bwrap, folder, [sys.executable, "fill.py"], tmp_mb=4).argv
     out = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=60)
     reason, megabytes = out.stdout.split()[:-1], int(out.stdout.split()[-1])
     assert " ".join(reason) == "No space left on device" and megabytes <= 4
@@ -302,7 +307,7 @@ def test_a_cgroup_caps_the_processes_of_one_bot_and_is_removed_after_it(tmp_path
         async with asyncio.timeout(30):
             while b"\n" not in rec.data:
                 await asyncio.sleep(0.02)
-        during = list(parent.glob(f"arena-{os.getpid()}-*"))
+        during = list(parent.glob("bot-*"))
         await conn.close()
         return bytes(rec.data), during
 
@@ -316,14 +321,16 @@ def test_cgroups_left_by_a_dead_arena_are_removed(sandbox):
     parent = pids_parent()
     if parent is None:
         pytest.skip("no pids cgroup arena may create here")
-    stale = parent / "arena-4194303-0"  # above any pid_max: never a running arena
-    stale.mkdir()
+    stale = parent.parent / "arena-4194303"  # above any pid_max: never a running arena
+    (stale / "bot-0").mkdir(parents=True)
     try:
-        pids_parent.cache_clear()
+        run_cgroup.cache_clear()
+        offering.cache_clear()
         assert pids_parent() == parent
         assert not stale.exists()
     finally:
         if stale.exists():
+            (stale / "bot-0").rmdir()
             stale.rmdir()
 
 

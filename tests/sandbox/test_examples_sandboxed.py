@@ -1,7 +1,8 @@
 """Each game's example match file, unchanged, plays clean games with its bots sandboxed:
 ``mode = "auto"`` (the default) on a machine where bwrap works sandboxes every bot the arena
 starts, built-in bots run as programs included, over stdio and tcp (Liar's Dice's fixed
-port 5533 as well)."""
+port 5533 as well), each under the syscall filter (``syscalls = "filtered"``, the
+default): every bwrap command the run makes loads it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_kernel.sandbox.bwrap import Confined, Sandbox
 from arena_kernel.testkit import run_match, stored_games
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
@@ -23,8 +25,25 @@ EXAMPLES = {
 }
 
 
+@pytest.fixture
+def bwrap_commands(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every sandboxed bot's command the test makes, as it is made."""
+    made: list[list[str]] = []
+    command = Sandbox.command
+
+    def recorded(self: Sandbox, *args: object, **kwargs: object) -> Confined:
+        confined = command(self, *args, **kwargs)  # type: ignore[arg-type]
+        made.append(list(confined.argv))
+        return confined
+
+    monkeypatch.setattr(Sandbox, "command", recorded)
+    return made
+
+
 @pytest.mark.parametrize("plugin", list(EXAMPLES))
-def test_an_example_plays_clean_games_in_the_sandbox(plugin, sandbox, tmp_path) -> None:
+def test_an_example_plays_clean_games_in_the_sandbox(
+    plugin, sandbox, tmp_path, bwrap_commands
+) -> None:
     module, example = EXAMPLES[plugin]
     if importlib.util.find_spec(module) is None:
         pytest.skip(f"the {plugin} plugin is not installed")
@@ -41,3 +60,4 @@ def test_an_example_plays_clean_games_in_the_sandbox(plugin, sandbox, tmp_path) 
     for result, detail, _events in stored_games(summary):
         assert result.sandbox == "bwrap"
         assert not detail.faults and not result.void, (result, detail.faults)
+    assert bwrap_commands and all("--seccomp" in argv for argv in bwrap_commands)

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from as_user import USER_ID, UserArena
 
+from arena_kernel.sandbox import uids
 from arena_kernel.testkit import RunSummary, Store, run_match, stored_games
 
 BOTS = Path(__file__).parent / "bots"
@@ -43,6 +45,13 @@ SECRET = "victim's secret opening book: 0c5e7a"
 HOME_SECRET = "the organiser's secret"
 """What the test writes to a file in the organiser's home."""
 NOT_THERE = "No such file or directory"
+NOT_RAISED = "not allowed to raise maximum limit"
+"""What Python says when setrlimit refuses to raise a hard limit."""
+NOTE = "victim's private note: 9d41b2"
+"""What the victim keeps, readable by its own user only, in the folder both bots write."""
+SECRET_VARIABLE = "ARENA_TEST_ORGANISER_TOKEN"
+"""A variable of the organiser's environment (this test's), which no bot may learn."""
+AS_ROOT = os.geteuid() == 0
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,12 @@ class Played:
     def reports(self) -> dict[str, str]:
         """What the hostile bot says became of each attempt: target -> outcome."""
         return dict(re.findall(r"^attack ([a-z ]+): (.*)$", self.hostile_log, re.MULTILINE))
+
+    def user_ids(self) -> tuple[int, int]:
+        """The user ids the hostile bot and the victim ran as (each says so; with no user
+        namespace, or bwrap's, which maps the arena's user to itself, the machine's id)."""
+        (victim,) = re.findall(r"^victim uid: (\d+)$", self.victim_log, re.MULTILINE)
+        return int(self.reports()["uid"]), int(victim)
 
     def victim_faults(self) -> str:
         return " ".join(
@@ -166,7 +181,8 @@ CATALOG = {
                 f"No space left on device after {up_to(TMP_MB)} MiB",
                 f"gave up after {FILL_MB} MiB",
             ),
-            "folder": ("Read-only file system after 0 MiB", f"gave up after {FILL_MB} MiB"),
+            # Into its private copy of its folder, which the organiser never sees change.
+            "folder": (f"gave up after {FILL_MB} MiB", f"gave up after {FILL_MB} MiB"),
         },
         {"tmp": tmp_filled, "folder": folder_filled},
     ),
@@ -174,6 +190,27 @@ CATALOG = {
         ("home",),
         {"home": (f"not listed|{NOT_THERE}", "secret listed"), "home secret": (NOT_THERE, "read")},
         {"home secret": leaked(HOME_SECRET)},
+    ),
+    "lifts its own limits": Attack(
+        ("limits",),
+        {
+            "memory limit": (NOT_RAISED, NOT_RAISED),
+            "file size limit": (NOT_RAISED, NOT_RAISED),
+        },
+        {},
+    ),
+    "looks for the organiser's secrets": Attack(
+        ("secrets",),
+        {"environment": ("not there", "not there"), "process environments": ("not there", "read")},
+        {"process environments": lambda played: "process environments: read" in played.hostile_log},
+    ),
+    "reads a root-only file and its neighbour's private file": Attack(
+        ("root files",),
+        {
+            "root file": ("Permission denied", "opened" if AS_ROOT else "Permission denied"),
+            "neighbour file": ("Permission denied", "read"),
+        },
+        {"neighbour file": leaked(NOTE)},
     ),
     "sets a kernel setting of the machine": Attack(
         ("sysctl",),
@@ -199,6 +236,9 @@ def test_the_sandbox_contains_the_attack(
     no_leftover_processes()
     assert said(attack, played, "required"), played.hostile_log
     assert harm(attack, played) == dict.fromkeys(attack.harm, False)
+    if AS_ROOT:
+        hostile, victim = played.user_ids()
+        assert hostile >= uids.FIRST and victim != hostile, (hostile, victim)
     summary = played.summary
     assert summary.errors == [] and summary.played == 1
     ((result, detail, events),) = stored_games(summary)
@@ -208,6 +248,41 @@ def test_the_sandbox_contains_the_attack(
     assert [e for e in events if e.kind == "recv" and e.seat == victim], "the victim played"
     with Store(summary.run.database) as store:
         store.check_intact()
+
+
+USER_HOLES = frozenset({"neighbour file"})
+"""What the sandbox cannot keep from a bot when arena runs as an ordinary user: every bot
+is that user, so a file one bot writes where another may read (a shared ``read_write``
+folder) is readable by both whatever its mode (docs/sandbox.md)."""
+
+
+@pytest.mark.parametrize("name", list(CATALOG))
+def test_as_an_ordinary_user_the_sandbox_contains_the_attack(
+    name, sandbox, tmp_path, write_match, fill_name, home_secret, no_leftover_processes
+) -> None:
+    if not AS_ROOT:
+        pytest.skip("the test runs as root to become an ordinary user; it already is one")
+    attack = CATALOG[name]
+    user = UserArena()
+    try:
+        played = play(attack, "required", tmp_path, write_match, fill_name, home_secret, user)
+        no_leftover_processes()
+        reports = played.reports()
+        for target, (pattern, _) in attack.said.items():
+            if target not in USER_HOLES:
+                assert re.fullmatch(pattern, reports.get(target, "")), played.hostile_log
+        for target, seen in attack.harm.items():
+            assert target in USER_HOLES or not seen(played), target
+        summary = played.summary
+        assert summary.errors == [] and summary.played == 1, summary.errors
+        ((result, _detail, _events),) = stored_games(summary)
+        assert result.reason.startswith("took the last stone"), "a whole game"
+        assert result.sandbox == "bwrap"
+        assert played.user_ids() == (USER_ID, USER_ID), "the arena's user, in a user namespace"
+        with Store(summary.run.database) as store:
+            store.check_intact()
+    finally:
+        user.remove()
 
 
 @pytest.mark.parametrize("name", list(CATALOG))
@@ -245,6 +320,12 @@ def fill_name(tmp_path: Path) -> Iterator[str]:
         written.unlink()
 
 
+@pytest.fixture(autouse=True)
+def organiser_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A secret in the organiser's environment, as an exported token would be."""
+    monkeypatch.setenv(SECRET_VARIABLE, secrets.token_hex(8))
+
+
 @pytest.fixture
 def home_secret() -> Iterator[Path]:
     """A file in the organiser's (this test's) home, removed after the test."""
@@ -255,11 +336,22 @@ def home_secret() -> Iterator[Path]:
 
 
 def play(
-    attack: Attack, mode: str, tmp_path: Path, write_match, fill_name: str, home_secret: Path
+    attack: Attack,
+    mode: str,
+    tmp_path: Path,
+    write_match,
+    fill_name: str,
+    home_secret: Path,
+    user: UserArena | None = None,
 ) -> Played:
     """One game between the victim and the hostile bot under sandbox ``mode``, with what
     the attacks aim at in place: a mailbox folder both bots may write (where the test
-    posts the victim's process id and the victim its port), a listener of the test's."""
+    posts the victim's process id and the victim its port), a listener of the test's.
+    ``user``: the arena runs as that ordinary user, in its folder, with its home."""
+    home = Path.home()
+    if user is not None:
+        tmp_path, home = user.folder, user.home
+        shutil.copy(home_secret, home / home_secret.name)
     folders = {
         name: tmp_path if attack.shared_folder else tmp_path / name
         for name in ("victim", "hostile")
@@ -269,6 +361,7 @@ def play(
         shutil.copy(BOTS / f"{name}.py", folder)
     mailbox = tmp_path / "mailbox"
     mailbox.mkdir()
+    mailbox.chmod(0o777)  # as root, each bot runs as a user of its own
     with socket.create_server(("127.0.0.1", 0)) as service:
         service.setblocking(False)
         # Paths in the environment, not in the command: a path a command names is shown.
@@ -278,12 +371,15 @@ def play(
             "LOGS": str(tmp_path / "logs"),
             "MAILBOX": str(mailbox),
             "SERVICE_PORT": str(service.getsockname()[1]),
-            "ORGANISER_HOME": str(Path.home()),
+            "ORGANISER_HOME": str(home),
             "SECRET_NAME": home_secret.name,
             "FILL_NAME": fill_name,
             "FILL_MB": str(FILL_MB),
+            "SECRET_VARIABLE": SECRET_VARIABLE,
         }
         listen = {"POST_PORT_TO": str(mailbox)} if "network" in attack.args else {}
+        if "root files" in attack.args:
+            listen["KEEP_NOTE_IN"] = str(mailbox)
 
         def bot(name: str, args: tuple[str, ...], env: dict[str, str]) -> str:
             cwd = "" if attack.shared_folder else f'cwd = "{name}"\n'
@@ -302,6 +398,8 @@ startup = 30
 reply = 30
 [limits]
 processes = {PROCESSES}
+memory_mb = 1024
+write_mb = {FILL_MB}
 [sandbox]
 mode = "{mode}"
 tmp_mb = {TMP_MB}
@@ -313,7 +411,14 @@ read_write = ["mailbox"]
         watch = Watch(mailbox, (folders["victim"], "victim.py"), (folders["hostile"], "hostile.py"))
         watch.start()
         try:
-            summary = run_match(path)
+            if user is None:
+                summary = run_match(path)
+            else:
+                path = path.rename(tmp_path / path.name)
+                user.give(tmp_path)
+                mailbox.chmod(0o777)
+                secret = {SECRET_VARIABLE: os.environ[SECRET_VARIABLE]}
+                summary = user.run_match(path, env=secret)
         finally:
             watch.done.set()
             watch.join()

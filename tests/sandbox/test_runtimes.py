@@ -1,9 +1,9 @@
 """Bots in the runtimes contestants write in, the JVM, Node.js, Racket and Python run as a
 program, play whole games inside the sandbox (``mode = "required"``: they find /proc,
-/dev/urandom and their runtime's files there), and each shows that it ran there: its
-process id is one of a fresh PID namespace, and (but for Java, whose bot says nothing of
-its own: the JVM's log gives its process id) the match file beside it is hidden from it.
-The same report from a bot run without the sandbox says otherwise, so it cannot pass
+/dev/urandom and their runtime's files there) and under its syscall filter, and each shows
+that it ran there: its process id is one of a fresh PID namespace, it runs under one
+seccomp filter more than this test, and the match file beside it is hidden from it. The
+same report from a bot run without the sandbox says otherwise, so it cannot pass
 vacuously."""
 
 from __future__ import annotations
@@ -22,11 +22,9 @@ from arena_kernel.testkit import run_match, stored_games
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 
-REPORT = re.compile(r"^pid (\d+), .+ (visible|hidden)$", re.MULTILINE)
-"""The first line nim.py, nim.rkt and report.js (preloaded into nim.js) write to stderr."""
-
-JVM_LOG = re.compile(r"^\[(\d+)\]", re.MULTILINE)
-"""A line of the JVM's own log, with its process id (``-Xlog:os=info:stderr:pid``)."""
+REPORT = re.compile(r"^pid (\d+), filters (\d+), .+ (visible|hidden)$", re.MULTILINE)
+"""The first line Nim.java, nim.py, nim.rkt and report.js (preloaded into nim.js) write to
+stderr."""
 
 NAMESPACE_PIDS = {1, 2}
 """The process ids a bot can have in a PID namespace of its own (bwrap's init is 1)."""
@@ -42,7 +40,7 @@ def runtime(name: str) -> str:
 
 COMMANDS: dict[str, Callable[[], list[str]]] = {
     "java": lambda: [
-        runtime("java"), "-Xshare:auto", "-Xlog:os=info:stderr:pid", str(BOTS / "Nim.java"),
+        runtime("java"), "-Xshare:auto", str(BOTS / "Nim.java"),
     ],
     "node": lambda: [
         runtime("node"), "--require", str(BOTS / "report.js"), str(BOTS / "nim.js"), "line",
@@ -74,14 +72,20 @@ def play(write_match, tmp_path: Path, cmd: list[str], mode: str) -> list[str]:
     return logs
 
 
-def reported(log: str) -> tuple[int, str | None]:
-    """The process id in a bot's stderr, and whether it saw the match file (None: it
-    does not say)."""
-    if found := REPORT.search(log):
-        return int(found[1]), found[2]
-    found = JVM_LOG.search(log)
+def reported(log: str) -> tuple[int, int, str]:
+    """The process id in a bot's stderr, how many seccomp filters it ran under, and
+    whether it saw the match file."""
+    found = REPORT.search(log)
     assert found, f"no report in the bot's stderr: {log!r}"
-    return int(found[1]), None
+    return int(found[1]), int(found[2]), found[3]
+
+
+def own_filters() -> int:
+    """How many seccomp filters this test runs under (a container may have its own)."""
+    status = Path("/proc/self/status").read_text()
+    found = re.search(r"^Seccomp_filters:\s*(\d+)$", status, re.MULTILINE)
+    assert found, "a kernel that counts seccomp filters (Linux 5.9 or later)"
+    return int(found[1])
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -91,12 +95,14 @@ def test_a_bot_plays_inside_the_sandbox(
     logs = play(write_match, tmp_path, COMMANDS[name](), "required")
     no_leftover_processes()
     for log in logs:
-        pid, match_file = reported(log)
+        pid, filters, match_file = reported(log)
         assert pid in NAMESPACE_PIDS, f"{name} ran as process {pid}: not in a PID namespace"
-        assert match_file == (None if name == "java" else "hidden"), log
+        assert filters == own_filters() + 1, f"{name} ran without the syscall filter"
+        assert match_file == "hidden", log
 
 
 def test_the_report_of_an_unsandboxed_bot_says_so(write_match, tmp_path) -> None:
     for log in play(write_match, tmp_path, COMMANDS["python"](), "none"):
-        pid, match_file = reported(log)
+        pid, filters, match_file = reported(log)
         assert pid not in NAMESPACE_PIDS and match_file == "visible", log
+        assert filters == own_filters(), log

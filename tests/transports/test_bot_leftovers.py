@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from transport_helpers import Recorder, alive, run
 
+from arena_kernel.sandbox import bot_cgroups
 from arena_kernel.transports.procfs import boot_ticks, read_stat
 from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stdio import StdioTransport
@@ -147,12 +148,18 @@ def test_a_hidden_process_ends_with_the_bots_that_ran_when_it_started(
     no_leftover_processes()
 
 
+@pytest.mark.parametrize("cgroups", [True, False], ids=["cgroups", "tags-only"])
 def test_leftovers_end_with_their_own_bot_only_and_strangers_are_never_touched(
-    escaper, make_launch, no_leftover_processes, tmp_path
+    cgroups, escaper, make_launch, no_leftover_processes, tmp_path, monkeypatch
 ):
-    """Two bots play at once (two games): ending one ends its leftovers, not the other's;
-    the other's hidden process waits for it. Children of ours that are no bot's (a plain
+    """Two bots play at once (two games): ending one ends its leftovers, not the other's.
+    A hidden process (no tag) is known by its bot's cgroup and ends with it; without one,
+    it waits for every bot that might own it. Children of ours that are no bot's (a plain
     child, an orphan re-parented to us) outlive both."""
+    if not cgroups:
+        monkeypatch.setattr(bot_cgroups, "RUN", ())
+    elif bot_cgroups.warden_cgroup() is None:
+        pytest.skip("no cgroup arena may create here")
     argv_a, piddir_a = escaper("python", "setsid")
     argv_b, piddir_b = escaper("python", "setsid")
     argv_c, piddir_c = escaper("shell", "hidden")
@@ -176,7 +183,10 @@ def test_leftovers_end_with_their_own_bot_only_and_strangers_are_never_touched(
         assert not alive(a["setsid"])
         assert alive(b["setsid"]) and alive(b["leader"]), "another game's bot is untouched"
         await conn_c.close()
-        assert alive(c["hidden"]), "b still plays, and might own it"
+        if cgroups:
+            assert not alive(c["hidden"]), "its cgroup says it is c's"
+        else:
+            assert alive(c["hidden"]), "b still plays, and might own it"
         await conn_b.close()
         assert not alive(b["setsid"]) and not alive(c["hidden"])
         assert all(map(alive, strangers))

@@ -261,6 +261,15 @@ def test_describe_exit():
         "killed by SIGKILL (CPU time limit of 2 s exceeded)"
     )
     assert describe_exit(os.CLD_KILLED, signal.SIGKILL, 2, cpu_used=0.1) == "killed by SIGKILL"
+    # Its memory cgroup counted an out-of-memory kill: the kernel's SIGKILL, or the exit of
+    # a bot that lost one of its processes to it.
+    assert describe_exit(os.CLD_KILLED, signal.SIGKILL, oom_mb=100) == (
+        "killed by the out-of-memory killer: its processes together passed memory_mb = 100 MiB"
+    )
+    assert describe_exit(os.CLD_EXITED, 1, oom_mb=100) == (
+        "exited with status 1, after the out-of-memory killer ended one of its processes: "
+        "its processes together passed memory_mb = 100 MiB"
+    )
 
 
 def test_stderr_is_capped_and_drained(bot_script, make_launch):

@@ -35,4 +35,5 @@ def java_bot(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., list[str
         pytest.skip("a JDK (javac and java) is not installed")
     classes = tmp_path_factory.mktemp("java_bot")
     subprocess.run([javac, "-d", str(classes), str(JAVA_BOT)], check=True)
+    classes.chmod(0o755)  # a bot of an arena run as root reads only what any user may
     return lambda *args: [java, "-cp", str(classes), JAVA_BOT.stem, *args]

@@ -176,7 +176,67 @@ def sysctl() -> None:
     attempt("sysctl", write_back)
 
 
+def limits() -> None:
+    """Lift its own memory and file-size limits back to unlimited."""
+    import resource
+
+    def lift(which: int) -> str:
+        try:
+            resource.setrlimit(which, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        except ValueError as exc:  # Python's word for EPERM here
+            return str(exc)
+        return "lifted"
+
+    attempt("memory limit", lambda: lift(resource.RLIMIT_DATA))
+    attempt("file size limit", lambda: lift(resource.RLIMIT_FSIZE))
+
+
+def secrets() -> None:
+    """Look for the organiser's secret in its own environment and in every process's it
+    can see."""
+    name = env["SECRET_VARIABLE"]
+    attempt("environment", lambda: "read" if name in os.environ else "not there")
+
+    def scan() -> str:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if f"{name}=".encode() in f.read():
+                        return "read"
+            except OSError:
+                continue
+        return "not there"
+
+    attempt("process environments", scan)
+
+
+def root_files() -> None:
+    """Open a file only root may read, and a file another bot keeps to itself in the
+    folder both may write; say so without printing them."""
+
+    def opened(path: str) -> str:
+        with open(path, "rb"):
+            return "opened"
+
+    attempt("root file", lambda: opened("/etc/shadow"))
+    attempt("neighbour file", lambda: show(os.path.join(env["MAILBOX"], posted_name())))
+
+
+def posted_name() -> str:
+    """The name of the victim's private note, once it is there."""
+    path = os.path.join(env["MAILBOX"], "note")
+    deadline = time.monotonic() + WAIT
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise TimeoutError("no note posted")
+        time.sleep(0.05)
+    return "note"
+
+
 ATTACKS = {
+    "limits": limits,
+    "secrets": secrets,
+    "root files": root_files,
     "source": source,
     "database": database,
     "kill": kill,
@@ -189,6 +249,7 @@ ATTACKS = {
 
 
 def main() -> None:
+    report("uid", str(os.getuid()))
     for name in sys.argv[1:]:
         ATTACKS[name]()
     for line in sys.stdin:
