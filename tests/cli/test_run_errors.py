@@ -192,13 +192,12 @@ def _zero_pages_after_the_first(db: Path) -> None:
         f.write(bytes(size - page))
 
 
-def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
-    write_match, tmp_path: Path
-) -> None:
+def played_nim(write_match, rounds: int) -> Path:
+    """A match file of Nim between two in-process built-in bots, played by ``arena run``."""
     path = write_match(
-        """
+        f"""
         game = "nim"
-        rounds = 3
+        rounds = {rounds}
         [[bots]]
         name = "a"
         builtin = "optimal"
@@ -211,6 +210,13 @@ def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
     )
     made = arena("run", "-q", str(path))
     assert made.returncode == 0, made.stderr
+    return path
+
+
+def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
+    write_match, tmp_path: Path
+) -> None:
+    path = played_nim(write_match, rounds=3)
     db = tmp_path / "results.sqlite"
     _zero_pages_after_the_first(db)
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
@@ -246,22 +252,7 @@ def _zero_a_page_of_the_event_logs(db: Path) -> None:
 def test_a_database_damaged_mid_file_is_one_line_for_every_command_that_reads_it(
     write_match, tmp_path: Path
 ) -> None:
-    path = write_match(
-        """
-        game = "nim"
-        rounds = 30
-        [[bots]]
-        name = "a"
-        builtin = "optimal"
-        inproc = true
-        [[bots]]
-        name = "b"
-        builtin = "random"
-        inproc = true
-        """
-    )
-    made = arena("run", "-q", str(path))
-    assert made.returncode == 0, made.stderr
+    path = played_nim(write_match, rounds=30)
     db = tmp_path / "results.sqlite"
     _zero_a_page_of_the_event_logs(db)
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
