@@ -12,6 +12,24 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
+def nim_in_process(rounds: int = 1) -> str:
+    """A match file's game and bots: ``rounds`` of Nim between two built-in bots that play
+    in the arena's process (keys of its own go before it)."""
+    return f'game = "nim"\nrounds = {rounds}\n' + IN_PROCESS_BOTS
+
+
+IN_PROCESS_BOTS = """\
+[[bots]]
+name = "a"
+builtin = "optimal"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "random"
+inproc = true
+"""
+
+
 def arena(
     *args: str,
     cwd: Path | None = None,

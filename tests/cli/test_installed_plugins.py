@@ -7,21 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from arena_cli import one_error_line, stored
+from arena_cli import nim_in_process, one_error_line, stored
 from installed_dist import arena_with, install, stderr_lines
 
-NIM_MATCH = """
-game = "nim"
-rounds = 1
-[[bots]]
-name = "a"
-builtin = "optimal"
-inproc = true
-[[bots]]
-name = "b"
-builtin = "random"
-inproc = true
-"""
+NIM_MATCH = nim_in_process()
 
 WORKING = """
 from arena_kernel.markers import hookimpl

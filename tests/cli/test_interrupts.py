@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
-from arena_cli import arena, stored
+from arena_cli import arena, nim_in_process, stored
 
 HERE = Path(__file__).resolve().parent
 RESUME = "arena: interrupted; run the same match file again to resume\n"
@@ -27,18 +27,7 @@ REACH_LIMIT = 120.0
 WAITER = "import sys; open(sys.argv[1], 'w').close(); sys.stdin.read()"
 """A bot that notes it started, then never answers."""
 
-IN_PROCESS = """
-    game = "nim"
-    rounds = 1
-    [[bots]]
-    name = "a"
-    builtin = "optimal"
-    inproc = true
-    [[bots]]
-    name = "b"
-    builtin = "random"
-    inproc = true
-    """
+IN_PROCESS = nim_in_process()
 
 
 def stalled(

@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from arena_cli import nim_in_process
 from installed_dist import install
 
 IMPORTED_AFTER = """
@@ -36,20 +37,7 @@ def arena_register_games(register):
     register(Probe)
 """
 
-MATCH = """
-game = "nim"
-rounds = 1
-database = "results.sqlite"
-plugins = ["arena_kernel.testing.games"]
-[[bots]]
-name = "a"
-builtin = "optimal"
-inproc = true
-[[bots]]
-name = "b"
-builtin = "random"
-inproc = true
-"""
+MATCH = 'database = "results.sqlite"\nplugins = ["arena_kernel.testing.games"]\n' + nim_in_process()
 
 
 @pytest.fixture(scope="module")

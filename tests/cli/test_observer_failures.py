@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from arena_cli import stored
+from arena_cli import nim_in_process, stored
 from installed_dist import arena_with, stderr_lines
 
 FAILING = """
@@ -37,20 +37,11 @@ def arena_run_end(run, standings):
     note("run_end")
 """
 
-MATCH = """
-game = "nim"
-rounds = 1
-concurrency = 1
-plugins = ["arena_kernel.testing.games", "recording_observer", "failing_observer"]
-[[bots]]
-name = "a"
-builtin = "optimal"
-inproc = true
-[[bots]]
-name = "b"
-builtin = "random"
-inproc = true
-"""
+MATCH = (
+    "concurrency = 1\n"
+    'plugins = ["arena_kernel.testing.games", "recording_observer", "failing_observer"]\n'
+    + nim_in_process()
+)
 
 
 def test_an_observer_that_raises_is_one_warning_and_the_run_goes_on(

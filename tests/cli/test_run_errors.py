@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from arena_cli import arena, assert_intact, one_error_line, stored
+from arena_cli import arena, assert_intact, nim_in_process, one_error_line, stored
 
 HERE = Path(__file__).resolve().parent
 TCP_ARGS = 'args = ["--tcp", "{host}", "{port}"]'
@@ -194,20 +194,7 @@ def _zero_pages_after_the_first(db: Path) -> None:
 
 def played_nim(write_match, rounds: int) -> Path:
     """A match file of Nim between two in-process built-in bots, played by ``arena run``."""
-    path = write_match(
-        f"""
-        game = "nim"
-        rounds = {rounds}
-        [[bots]]
-        name = "a"
-        builtin = "optimal"
-        inproc = true
-        [[bots]]
-        name = "b"
-        builtin = "random"
-        inproc = true
-        """
-    )
+    path = write_match(nim_in_process(rounds))
     made = arena("run", "-q", str(path))
     assert made.returncode == 0, made.stderr
     return path
