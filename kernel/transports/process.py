@@ -415,6 +415,7 @@ def spawn(
     """
     start = _Start(launch, argv, env)
     try:
+        start.confine()
         start.prepare()
         return start.finish(start.popen(stdin, stdout, pass_fds))
     except BaseException:
@@ -431,10 +432,11 @@ async def spawn_aside(
     env: Mapping[str, str] | None = None,
     pass_fds: tuple[int, ...] = (),
 ) -> BotProcess:
-    """:func:`spawn`, with the process made in a worker thread while the event loop runs
-    on (see :mod:`~arena_kernel.transports.aside`)."""
+    """:func:`spawn`, with the sandbox (the copy of the bot's folder) and the process made in
+    worker threads while the event loop runs on (see :mod:`~arena_kernel.transports.aside`)."""
     start = _Start(launch, argv, env)
     try:
+        await to_the_end(asyncio.get_running_loop().run_in_executor(None, start.confine))
         start.prepare()
         popen = await popen_aside(functools.partial(start.popen, stdin, stdout, pass_fds))
         return start.finish(popen)
@@ -444,8 +446,9 @@ async def spawn_aside(
 
 
 class _Start:
-    """One start of a bot, step by step: what it needs ready (:meth:`prepare`), its
-    process (:meth:`popen`, which may run in another thread), and what it is then given
+    """One start of a bot, step by step: its sandbox (:meth:`confine`, which may run in
+    another thread), what else it needs ready (:meth:`prepare`), its process
+    (:meth:`popen`, which may run in another thread), and what it is then given
     (:meth:`finish`); :meth:`abandon` undoes what a failed start left."""
 
     def __init__(self, launch: Launch, argv: list[str], env: Mapping[str, str] | None) -> None:
@@ -470,9 +473,9 @@ class _Start:
         self.err_w: int | None = None
         self.started = 0.0
 
-    def prepare(self) -> None:
-        """The bot's sandbox (with its process cap), its cgroups (its memory cap, CPU weight
-        and, for a CPU-time clock, CPU accounting), a fresh stderr log, the stderr pipe."""
+    def confine(self) -> None:
+        """The bot's sandbox, with its process cap and the private copy of its folder:
+        file work that touches nothing but this start, so that it may run in a thread."""
         launch = self.launch
         if launch.sandbox is not None:
             try:
@@ -484,6 +487,12 @@ class _Start:
                     f"cannot start {self.bot}: cannot make its sandbox: {exc}"
                 ) from None
             self.argv = self.confined.argv
+
+    def prepare(self) -> None:
+        """The bot's cgroups (its memory cap, CPU weight and, for a CPU-time clock, CPU
+        accounting; its sandbox's process cap among them), a fresh stderr log, the stderr
+        pipe."""
+        launch = self.launch
         cap = self.confined.cgroup if self.confined is not None else None
         try:
             with arena_descriptors(self.bot):
