@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["launch_fixtures"]
+
 PR_SET_CHILD_SUBREAPER = 36
-BOTS = Path(__file__).parent / "bots"
 
 
 def _become_subreaper() -> None:

@@ -1,6 +1,6 @@
 // A Nim bot in Java, written from the test game's protocol (kernel/testing/nim.py).
 // Run from source: java Nim.java. It answers "move <pile>" with "take <k>". First it writes
-// to stderr what the sandbox tests read (tests/sandbox): its process id, how many seccomp
+// to stderr what the sandbox tests read (tests/system/sandbox): its process id, how many seccomp
 // filters it runs under and, when $SANDBOX_PEEK names a file, whether it can see that file.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -2,7 +2,7 @@
 game's protocol (kernel/testing/nim.py): it answers ``move <pile>`` with ``take <k>``,
 leaving a multiple of four when it can.
 
-First it writes to stderr what the sandbox tests read (tests/sandbox): its process id, how
+First it writes to stderr what the sandbox tests read (tests/system/sandbox): its process id, how
 many seccomp filters it runs under and, when ``$SANDBOX_PEEK`` names a file, whether it can
 see that file.
 """
