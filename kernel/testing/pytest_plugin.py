@@ -17,6 +17,10 @@
 - ``report_browser``: a headless Chromium to check a written report's pages in (see
   :mod:`arena_kernel.testing.browser`); skips without Playwright or Chromium, and fails
   instead under ``CI=true``.
+
+A test in a folder named ``unit``, ``system`` or ``integration`` (at any depth under the
+rootdir) gets the marker of that name, so ``-m "not system"`` is the quick loop of any
+layout that sorts its tests by what they need.
 """
 
 from __future__ import annotations
@@ -41,6 +45,26 @@ from arena_kernel.registries.registry import Registries
 from arena_kernel.sandbox.probe import Probe, probe
 from arena_kernel.testing.browser import ReportBrowser, unavailable
 from arena_kernel.testing.scripted import command
+
+TEST_KINDS = {
+    "unit": "needs nothing but this process: no bot processes, sockets, browser or cluster",
+    "system": "starts real processes (bots, arena, bubblewrap, a browser, a Dask cluster)",
+    "integration": "needs every game plugin installed together",
+}
+"""The markers given by folder name, with what each kind of test needs."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for kind, needs in TEST_KINDS.items():
+        config.addinivalue_line("markers", f"{kind}: {needs} (given by its folder's name)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.is_relative_to(config.rootpath):  # not the folders above the project
+            folders = set(item.path.relative_to(config.rootpath).parts[:-1])
+            for kind in TEST_KINDS.keys() & folders:
+                item.add_marker(kind)
 
 
 @pytest.fixture

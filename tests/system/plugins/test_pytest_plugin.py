@@ -75,3 +75,16 @@ def test_sandbox_gives_the_probe_where_bots_can_be_sandboxed(
     monkeypatch.setenv("CI", "true")
     pytester.makepyfile(USES_SANDBOX)
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
+
+
+def test_a_test_is_marked_by_the_kind_its_folder_names(pytester) -> None:
+    for kind in ("unit", "system", "integration"):
+        pytester.makepyfile(**{f"tests/{kind}/area/test_{kind}.py": "def test_it(): pass"})
+    pytester.makepyfile(**{"tests/test_elsewhere.py": "def test_it(): pass"})
+    quick = pytester.runpytest_subprocess("-m", "not system", "-p", "no:cacheprovider")
+    quick.assert_outcomes(passed=3, deselected=1)
+    only = pytester.runpytest_subprocess("-m", "integration", "-v", "-p", "no:cacheprovider")
+    only.assert_outcomes(passed=1, deselected=3)
+    only.stdout.fnmatch_lines(["*tests/integration/area/test_integration.py*"])
+    listed = pytester.runpytest_subprocess("--markers")
+    listed.stdout.fnmatch_lines(["@pytest.mark.system: starts real processes*"])

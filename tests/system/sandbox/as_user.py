@@ -24,8 +24,10 @@ from arena_kernel.runner.run import RunSummary
 from arena_kernel.sandbox.runtime import python_runtime
 from arena_kernel.store import Store
 
-USER_ID = 44_444
-"""The user the arena runs as: nobody's id on a test machine."""
+USER_ID = 44_444 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+"""The user the arena runs as: nobody's id on a test machine, one per pytest-xdist worker.
+A process-count limit holds per user, so the fork bomb one worker's test plays must not
+leave another worker's test, running beside it, without processes."""
 
 _MOUNTS = """
 set -e

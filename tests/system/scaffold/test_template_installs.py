@@ -27,9 +27,6 @@ from paths import REPO
 from arena_kernel import __version__
 from arena_kernel.store import Store
 
-pytestmark = pytest.mark.slow
-
-CHECKOUT = REPO
 NAME = "guess_duel"
 PIP_SECONDS = 600
 """Ample for pip on a slow network; past it the test fails rather than hang."""
@@ -88,7 +85,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """
     root = tmp_path_factory.mktemp("template")
     kernel_source = root / "kernel-source"
-    shutil.copytree(CHECKOUT, kernel_source, ignore=NOT_BUILT)
+    shutil.copytree(REPO, kernel_source, ignore=NOT_BUILT)
     env = {k: v for k, v in os.environ.items() if not k.startswith(NOT_PASSED_ON)}
     venv = Venv(root / "venv", {**env, "PATH": f"{root / 'venv' / 'bin'}{os.pathsep}{env['PATH']}"})
     subprocess.run([sys.executable, "-m", "venv", str(venv.path)], check=True, timeout=300)

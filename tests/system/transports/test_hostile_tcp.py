@@ -111,7 +111,7 @@ def test_a_resetting_stranger_on_the_fixed_port_never_gets_a_seat(
         summary = run_match(path)
     finally:
         stranger.send_signal(signal.SIGTERM)
-        made = int(stranger.communicate(timeout=10)[0])
+        made = int(stranger.communicate(timeout=60)[0])
     no_leftover_processes()
 
     assert made > 0, "the stranger did connect while the bots started"
@@ -167,7 +167,7 @@ def test_a_stranger_holding_many_connections_under_a_low_file_limit_never_plays(
         )
     finally:
         hog.send_signal(signal.SIGTERM)
-        hog.wait(timeout=10)
+        hog.wait(timeout=60)
     no_leftover_processes()
 
     hogged = json.loads(report.read_text())

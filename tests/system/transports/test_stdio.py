@@ -244,7 +244,7 @@ def test_cpu_limit(bot_script, make_launch):
 
     async def main():
         conn, rec = await started(make_launch(bot, limits=Limits(cpu_seconds=1)))
-        reason = await rec.wait_closed(timeout=5)
+        reason = await rec.wait_closed(timeout=60)
         assert reason == "killed by SIGXCPU (CPU time limit of 1 s exceeded)"
         await conn.close()
 
