@@ -228,7 +228,7 @@ def real_game(tmp_path_factory: pytest.TempPathFactory) -> Replay:
     match.write_text(
         f'game = "dominion_sexpr"\nseats = 3\ngames = 1\nseed = 8\n'
         f'database = "{folder}/a.sqlite"\nlogs = "{folder}/logs"\n'
-        '[clock]\nreply = 1.0\n[game_options]\nversion = 3\nbad_play = "end-turn"\nturn_cap = 10\n'
+        '[clock]\nreply = 5.0\n[game_options]\nversion = 3\nbad_play = "end-turn"\nturn_cap = 10\n'
         '[[bots]]\nname = "militia"\nbuiltin = "militia"\n'
         '[[bots]]\nname = "random"\nbuiltin = "random"\n'
         f'[[bots]]\nname = "shouter"\ncmd = {json.dumps(shouter)}\n'

@@ -89,7 +89,7 @@ def test_buys_go_left_to_right_and_stop_at_the_first_that_fails(match, plan_bot)
 def test_a_bot_that_stops_answering_is_disqualified_and_the_game_goes_on(match, plan_bot):
     path = match(
         {"silent": plan_bot(silent_turn=2), "a": "bigmoney", "b": "bmu"},
-        "seats = 3\ngames = 1\n[clock]\nreply = 0.5",
+        "seats = 3\ngames = 1\n[clock]\nreply = 5.0",
     )
     summary = run_match(path)
     ((game, detail, events),) = stored_games(summary)

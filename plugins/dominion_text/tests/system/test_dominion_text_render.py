@@ -207,7 +207,7 @@ def test_a_garbage_reply_shows_on_the_turn_it_was_made_and_the_game_goes_on(matc
 def test_a_silent_bot_is_out_on_the_turn_it_missed_and_the_game_ends_there(match, plan_bot):
     path = match(
         {"bad": plan_bot(silent_turn=2), "bm": "bigmoney"},
-        "games = 1\nseed = 2\n[clock]\nreply = 0.5",
+        "games = 1\nseed = 2\n[clock]\nreply = 5.0",
     )
     (replay,) = replays(path)
     steps = steps_of(replay)

@@ -214,7 +214,7 @@ def test_a_disqualified_bot_gets_no_more_lines_and_its_turns_no_supply_line(matc
     game, detail, events = play_one(
         match,
         {"silent": plan_bot(silent_turn=2), "a": "bigmoney", "b": "bmu"},
-        "seats = 3\ngames = 1\n[clock]\nreply = 0.5\n[game_options]\nturn_cap = 30",
+        "seats = 3\ngames = 1\n[clock]\nreply = 5.0\n[game_options]\nturn_cap = 30",
     )
     silent = game.seating.index("silent")
     assert [f.kind for f in detail.faults] == ["timeout"]
