@@ -78,7 +78,10 @@ def test_the_project_names_the_plugin_one_way_everywhere(tmp_path: Path) -> None
         "examples/match.toml",
         "pyproject.toml",
         "tests",
-        "tests/test_game.py",
+        "tests/system",
+        "tests/system/test_matches.py",
+        "tests/unit",
+        "tests/unit/test_rules.py",
         "tox.ini",
     ]
     meta = tomllib.loads((project / "pyproject.toml").read_text())
@@ -111,7 +114,8 @@ def test_the_project_imports_only_the_plugin_surface_and_its_tests_the_testkit(
 ) -> None:
     project = project_of(tmp_path, "guess")
     imports = {p.relative_to(project).as_posix(): kernel_imports(p) for p in project.rglob("*.py")}
-    assert imports.pop("tests/test_game.py") == {"arena_kernel.plugin", "arena_kernel.testkit"}
+    assert imports.pop("tests/unit/test_rules.py") == {"arena_kernel.plugin"}
+    assert imports.pop("tests/system/test_matches.py") == {"arena_kernel.testkit"}
     assert imports.pop("arena_guess/game.py") == {"arena_kernel.plugin"}
     assert all(found <= {"arena_kernel.plugin"} for found in imports.values()), imports
 
