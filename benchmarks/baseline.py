@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-KERNEL = REPO / "kernel"
+KERNEL = REPO / "kernel" / "arena_kernel"
 
 BEFORE = "b4636aa0ffe2c3ef0d5afb9e806f886619334cae"
 """The last commit before the change: the default baseline."""
@@ -43,8 +43,8 @@ CHANGED = (
     "kernel/cli/main.py",
     "kernel/cli/progress.py",
 )
-"""The files of the change (issue 16: compact stored games, results read whole, scorers
-that count each distinct result once, a schedule made game by game)."""
+"""The files of the change, at their paths in BEFORE: compact stored games, results read
+whole, scorers that count each distinct result once, a schedule made game by game."""
 
 
 def kernel_tree(rev: str, folder: Path) -> Path:

@@ -1,4 +1,4 @@
-// A Nim bot in Java, written from the test game's protocol (kernel/testing/nim.py).
+// A Nim bot in Java, written from the test game's protocol (kernel/arena_kernel/testing/nim.py).
 // Run from source: java Nim.java. It answers "move <pile>" with "take <k>". First it writes
 // to stderr what the sandbox tests read (tests/system/sandbox): its process id, how many seccomp
 // filters it runs under and, when $SANDBOX_PEEK names a file, whether it can see that file.

@@ -1,4 +1,4 @@
-// A Nim bot in Node.js, written from the test game's protocol only (kernel/testing/nim.py).
+// A Nim bot in Node.js, written from the test game's protocol only (kernel/arena_kernel/testing/nim.py).
 // Usage: node nim.js [line|jsonl] [--tcp HOST PORT]
 // It answers `move <pile>` with `take <k>`, leaving a multiple of four when it can.
 "use strict";

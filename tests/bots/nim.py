@@ -1,5 +1,5 @@
 """A Nim bot as a plain Python program (it imports nothing of arena), written from the test
-game's protocol (kernel/testing/nim.py): it answers ``move <pile>`` with ``take <k>``,
+game's protocol (kernel/arena_kernel/testing/nim.py): it answers ``move <pile>`` with ``take <k>``,
 leaving a multiple of four when it can.
 
 First it writes to stderr what the sandbox tests read (tests/system/sandbox): its process id, how

@@ -1,5 +1,5 @@
 #lang racket/base
-;; A Nim bot in Racket, written from the test game's protocol (kernel/testing/nim.py).
+;; A Nim bot in Racket, written from the test game's protocol (kernel/arena_kernel/testing/nim.py).
 ;; Usage: racket nim.rkt. It answers "move <pile>" with "take <k>", leaving a multiple of
 ;; four when it can. First it writes to stderr what the sandbox tests read (tests/system/sandbox):
 ;; its process id, how many seccomp filters it runs under and, when $SANDBOX_PEEK names a

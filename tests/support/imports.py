@@ -8,13 +8,13 @@ from pathlib import Path
 
 from paths import REPO
 
-KERNEL = REPO / "kernel"
 PACKAGE = "arena_kernel"
+KERNEL = REPO / "kernel" / PACKAGE
 
 
 def module_name(path: Path) -> str:
-    """``kernel/x/y.py`` -> ``arena_kernel.x.y`` (the package is mapped onto kernel/)."""
-    parts = [PACKAGE, *path.relative_to(KERNEL).with_suffix("").parts]
+    """``kernel/arena_kernel/x/y.py`` -> ``arena_kernel.x.y``."""
+    parts = list(path.relative_to(KERNEL.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 

@@ -233,11 +233,11 @@ OWNERS: tuple[tuple[str, Path], ...] = (
     ("stones referee (game.py, wire.py)", STONES / "wire.py"),
     ("stones bots", STONES / "players.py"),
     ("stones bots", STONES / "bots"),
-    ("codec (kernel/codecs, json)", KERNEL / "codecs"),
-    ("referee (kernel/referee)", KERNEL / "referee"),
-    ("transports (kernel/transports)", KERNEL / "transports"),
-    ("store (kernel/store, sqlite3)", KERNEL / "store"),
-    ("runner (kernel/runner)", KERNEL / "runner"),
+    ("codec (kernel/arena_kernel/codecs, json)", KERNEL / "codecs"),
+    ("referee (kernel/arena_kernel/referee)", KERNEL / "referee"),
+    ("transports (kernel/arena_kernel/transports)", KERNEL / "transports"),
+    ("store (kernel/arena_kernel/store, sqlite3)", KERNEL / "store"),
+    ("runner (kernel/arena_kernel/runner)", KERNEL / "runner"),
     ("kernel, other", KERNEL),
 )
 """Who owns the code a function is in, first match wins (the kernel's catch-all last)."""

@@ -1,5 +1,5 @@
 -- A database as arena wrote it before it recorded each game's sandbox: schema version 1
--- (kernel/store/sqlite.py's _SCHEMA then), and a run of three games of which two are stored.
+-- (kernel/arena_kernel/store/sqlite.py's _SCHEMA then), and a run of three games of which two are stored.
 PRAGMA journal_mode = WAL;
 BEGIN;
 CREATE TABLE runs (

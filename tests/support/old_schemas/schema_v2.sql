@@ -1,4 +1,4 @@
--- The tables as arena wrote them at schema version 2 (kernel/store/sqlite.py's _SCHEMA
+-- The tables as arena wrote them at schema version 2 (kernel/arena_kernel/store/sqlite.py's _SCHEMA
 -- then): one row per event, clustered by game. test_migration.py fills them as that
 -- arena's save_game did.
 PRAGMA journal_mode = WAL;

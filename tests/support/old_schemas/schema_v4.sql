@@ -1,4 +1,4 @@
--- The tables as arena wrote them at schema version 4 (kernel/store/schema.py's SCHEMA
+-- The tables as arena wrote them at schema version 4 (kernel/arena_kernel/store/schema.py's SCHEMA
 -- then): a compressed event log per game, without CPU times, and each seat's reply times
 -- beside its result. test_migration_v4.py fills them as that arena's save_game did.
 PRAGMA journal_mode = WAL;

@@ -1,5 +1,5 @@
 """The sandbox shows a bot's program and what it needs, and runs the same program inside as
-outside (kernel/sandbox/runtime.py, lookup.py, shims.py, same_program.py).
+outside (kernel/arena_kernel/sandbox/runtime.py, lookup.py, shims.py, same_program.py).
 
 - A program on the ``PATH`` in a home's ``bin``, ``.local/bin`` or ``.cargo/bin`` is shown
   alone: the home's keys, keyrings and credentials are not (a virtual environment in a home

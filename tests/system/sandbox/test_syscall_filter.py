@@ -1,4 +1,4 @@
-"""The sandbox's syscall filter (kernel/sandbox/seccomp.py).
+"""The sandbox's syscall filter (kernel/arena_kernel/sandbox/seccomp.py).
 
 In real sandboxes, through a whole game: a bot that first makes the calls kernel exploits
 start from (tests/system/sandbox/bots/syscalls.py: io_uring, userfaultfd, perf events, the key

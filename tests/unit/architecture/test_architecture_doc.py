@@ -8,7 +8,8 @@ import re
 from paths import REPO
 
 DOC = REPO / "docs" / "architecture.md"
-ROOTS = (REPO, REPO / "kernel", REPO / "plugins" / "stones", REPO / "tests")
+STONES = REPO / "plugins" / "stones"
+ROOTS = (REPO, REPO / "kernel" / "arena_kernel", STONES, STONES / "arena_stones", REPO / "tests")
 NAMED = re.compile(r"`([\w./-]+(?:/|\.py|\.md|\.ini|\.toml))`")
 
 

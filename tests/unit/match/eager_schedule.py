@@ -1,7 +1,7 @@
 """The schedule as arena built it before it was computed game by game: the whole of it in
-lists, up front (kernel/match/schedule.py before issue 16). Kept as the reference that the
-lazy schedule must equal game for game: stored runs resume only if no game, seed, seat
-order or session number ever changes."""
+lists, up front. Kept as the reference that the lazy schedule
+(kernel/arena_kernel/match/schedule.py) must equal game for game: stored runs resume only
+if no game, seed, seat order or session number ever changes."""
 
 from __future__ import annotations
 

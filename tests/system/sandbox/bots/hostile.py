@@ -1,7 +1,7 @@
 """A hostile Nim bot for the sandbox's catalog (tests/system/sandbox/test_hostile_catalog.py).
 
 It makes the attacks its arguments name, then plays Nim correctly (the test game's
-protocol, kernel/testing/nim.py). Each attempt says on stderr what became of it, one
+protocol, kernel/arena_kernel/testing/nim.py). Each attempt says on stderr what became of it, one
 ``attack <target>: <outcome>`` line: ``ok``, ``read``, ``connected``, how far it got, or the
 error's own words (``No such file or directory``).
 

@@ -1,6 +1,6 @@
 """A Nim bot that first makes the system calls the sandbox's filter refuses, for
 tests/system/sandbox/test_syscall_filter.py; then it plays Nim correctly (the test game's
-protocol, kernel/testing/nim.py).
+protocol, kernel/arena_kernel/testing/nim.py).
 
 Each attempt its arguments name runs in a process of its own (a kill or a new namespace
 ends with it) and writes one ``<attempt>: <outcome>`` line to stderr: ``ok``, the error's

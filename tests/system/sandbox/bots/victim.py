@@ -1,6 +1,6 @@
 """The hostile bots' opponent (tests/system/sandbox/test_hostile_catalog.py): a well-behaved Nim
-bot, written from the test game's protocol (kernel/testing/nim.py), whose source holds a
-secret the tests look for in what the hostile bot printed.
+bot, written from the test game's protocol (kernel/arena_kernel/testing/nim.py), whose
+source holds a secret the tests look for in what the hostile bot printed.
 
 When ``$KEEP_NOTE_IN`` names a folder, it first writes a note there that only its own
 user may read. When ``$POST_PORT_TO`` names a folder, it also listens on 127.0.0.1 (a
