@@ -282,6 +282,29 @@ class Dominion:
         """Victory points over every card the player owns."""
         return sum(map(mul, self.owned[player], VP))
 
+    def state(self) -> tuple[object, ...]:
+        """Everything the game is made of, its random generator's state included: two games
+        with equal states play on identically."""
+        return (
+            self.hands,
+            self.decks,
+            self.discards,
+            self.in_play,
+            self.trash,
+            self.supply,
+            self.owned,
+            self.turns,
+            self.phase,
+            self.current,
+            self.actions,
+            self.buys,
+            self.coins,
+            self.pending,
+            self.events,
+            self.rng.getstate(),
+            self.result,
+        )
+
     def drain_events(self) -> list[Event]:
         """The events since the last drain, oldest first."""
         events = self.events

@@ -9,8 +9,8 @@ import sqlite3
 import zlib
 from pathlib import Path
 
+from old_stores import expected_stats, games, schema_of, schema_version
 from paths import OLD_SCHEMAS
-from test_migration_v2 import expected_stats, games, schema_of, schema_version
 
 from arena_kernel.model import Event, GameRecord, Outcome, ScheduledGame
 from arena_kernel.store import SCHEMA_VERSION, Store

@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 import pytest
-from dominion_state import game_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,7 +88,7 @@ def setup(
 
 
 def snapshot(game: Dominion) -> str:
-    return repr(game_state(game))
+    return repr(game.state())
 
 
 def refused(game: Dominion, operation: Callable[[], object], reason: str) -> None:

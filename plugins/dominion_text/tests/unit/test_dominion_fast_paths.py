@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import cast
 
 import pytest
-from dominion_state import game_state
 
 import arena_dominion.strategies as strategies_module
 from arena_dominion.cards import (
@@ -95,7 +94,7 @@ def test_buy_cards_plays_the_treasures_and_buys_as_the_single_steps_do():
             )
             fast.end_turn()
             slow.end_turn()
-            assert game_state(fast) == game_state(slow)
+            assert fast.state() == slow.state()
 
 
 def test_money_in_hand_counts_every_treasure_at_its_coins():
@@ -204,7 +203,7 @@ def test_simulate_plays_the_games_of_the_step_by_step_api(simulated_game, names,
         rules = COURSE if seed % 5 == 0 else OFFICIAL
         fast = simulated_game(seats(seed), seed, rules)
         slow = step_by_step_game(seats(seed), seed, rules)
-        assert game_state(fast) == game_state(slow), seed
+        assert fast.state() == slow.state(), seed
 
 
 def test_a_strategy_made_without_rng_draws_from_random_0():
