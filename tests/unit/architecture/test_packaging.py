@@ -1,13 +1,13 @@
-"""The kernel's folder is the name it is imported by, and setuptools finds every package in it
-(pyproject.toml lists none by hand): a folder of modules without ``__init__.py`` would be left
-out of the wheel, so it fails here."""
+"""The kernel's folder is the name it is imported by, and setuptools finds every package in
+it (pyproject.toml lists none by hand). setuptools' finder takes a folder only if it has an
+``__init__.py`` and so do the folders above it: a folder of modules without one would be
+left out of the wheel, so it fails here."""
 
 from __future__ import annotations
 
 import tomllib
 
-from imports import KERNEL, PACKAGE, REPO, module_name
-from setuptools import find_packages
+from imports import KERNEL, PACKAGE, REPO
 
 
 def test_the_kernel_folder_is_its_import_name() -> None:
@@ -15,15 +15,22 @@ def test_the_kernel_folder_is_its_import_name() -> None:
     assert (KERNEL / "__init__.py").is_file()
 
 
-def test_setuptools_finds_every_folder_of_modules() -> None:
+def test_setuptools_finds_the_kernel_by_its_folder() -> None:
     setuptools = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert "package-dir" not in setuptools
-    assert list(setuptools["packages"]) == ["find"], "no package is listed by hand"
-    find = setuptools["packages"]["find"]
-    found = set(find_packages(str(REPO / find["where"][0]), include=find["include"]))
-    folders = {
-        module_name(path.parent / "__init__.py")
-        for path in KERNEL.rglob("*.py")
-        if "__pycache__" not in path.parts
+    assert setuptools["packages"] == {
+        "find": {"where": ["kernel"], "include": [f"{PACKAGE}*"], "namespaces": False}
     }
-    assert found == folders
+    assert KERNEL.parent == REPO / "kernel"
+
+
+def test_every_folder_of_modules_is_a_package() -> None:
+    folders = {path.parent for path in KERNEL.rglob("*.py") if "__pycache__" not in path.parts}
+    chains = {folder: [folder, *folder.relative_to(KERNEL).parents] for folder in folders}
+    missing = sorted(
+        str(KERNEL / part)
+        for folder, parents in chains.items()
+        for part in parents
+        if not (KERNEL / part / "__init__.py").is_file()
+    )
+    assert not missing, f"folders of the kernel without __init__.py: {missing}"
