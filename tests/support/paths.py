@@ -8,5 +8,7 @@ TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 BOTS = TESTS / "bots"
 """Bot programs in several languages that the tests start (tests/bots/)."""
-OLD_SCHEMAS = Path(__file__).resolve().parent / "old_schemas"
+SUPPORT = Path(__file__).resolve().parent
+"""This folder: on pytest's path; a test's ``arena`` subprocess needs it on PYTHONPATH."""
+OLD_SCHEMAS = SUPPORT / "old_schemas"
 """The store's SQL schemas of earlier versions (schema_v1.sql...), for migration tests."""

@@ -21,9 +21,9 @@ def new_game(name: str, parent: Path) -> None:
     """Write arena-NAME/, a game plugin project to start from.
 
     The game NAME is a small working game (guess the number) to replace with yours, with
-    two built-in bots, an example match file, tests, a README for bot authors and a tox
-    set-up to test against any kernel version. It installs, plays and passes its tests
-    as it is.
+    two built-in bots, the report's renderer, an example match file, tests, a README for
+    bot authors and a tox set-up to test against any kernel version. It installs, plays
+    and passes its tests as it is.
     """
     # Imported here: arena_kernel.cli.commands imports this module to add the command.
     from arena_kernel.cli.commands import user_errors

@@ -1,5 +1,5 @@
 """The referee of Matthew Flatt's S-expression Dominion protocol, v1 to v3, over THE
-Dominion engine of the ``arena-dominion-text`` distribution.
+Dominion engine of the ``arena-dominion-text`` distribution (:mod:`arena_dominion_text.rules`).
 
 A turn is a conversation: ``(move state)`` goes to the current player, which answers one
 play; the state is sent again until the play is ``(clean)`` or ``(clean card)``. Every
@@ -9,69 +9,39 @@ spells it. v3's Militia asks every other player in turn order
 have answered, each answer is shown to the others as ``(defended name defense)``.
 
 ``rules = "course"`` (the default) reproduces the course's reference server where it
-differs from the official rules: no Curse pile in any version, case-sensitive plays, and
-from v2 on an ``(add treasure)`` needs a buy left (this module's part), the game ending
-only with the Province pile and equal VP sharing the win (the engine's part).
+differs from the official rules (see :mod:`arena_dominion_sexpr.rules`), and reads plays
+as case-sensitive symbols.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena_dominion import cards
-from arena_dominion.cards import (
-    CELLAR,
-    CURSE,
-    MARKET,
-    MILITIA,
-    MINE,
-    MOAT,
-    REMODEL,
-    SMITHY,
-    VILLAGE,
-    WOODCUTTER,
-    WORKSHOP,
+from arena_dominion_sexpr.rules import KINGDOMS, add_needs_a_buy, has_curses, why_no_curses
+from arena_dominion_sexpr.wire import (
+    MILITIA_PLAY,
+    SEAT_NAMES,
+    BadPlay,
+    card_list,
+    play_words,
+    show,
+    state,
+    sym,
 )
-from arena_dominion.engine import COURSE, OFFICIAL, Dominion, IllegalMove
-from arena_dominion.outcome import game_outcome
-from arena_dominion.strategies import DEFAULT_TURN_CAP
+from arena_dominion_text import cards
+from arena_dominion_text.cards import CELLAR, CURSE, MINE, MOAT, REMODEL, WORKSHOP
+from arena_dominion_text.rules import (
+    COURSE,
+    DEFAULT_TURN_CAP,
+    OFFICIAL,
+    Dominion,
+    IllegalMove,
+    game_outcome,
+)
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome, Symbol
 
 if TYPE_CHECKING:
     from arena_kernel.plugin import Table
-
-KINGDOMS = {
-    1: (MINE,),
-    2: (MINE, CELLAR, MARKET, REMODEL, SMITHY, VILLAGE, WOODCUTTER, WORKSHOP),
-    3: (MINE, CELLAR, MARKET, REMODEL, SMITHY, VILLAGE, WOODCUTTER, WORKSHOP, MILITIA, MOAT),
-}
-"""The kingdom of each protocol version: v1 is Mine only, v2 adds seven actions, v3 the
-attack and its reaction."""
-
-SEAT_NAMES = ("playera", "playerb", "playerc", "playerd")
-"""The grammar's names are letters only."""
-
-
-class BadPlay(Exception):
-    """A reply that is not a datum of the grammar, or a play the rules forbid now."""
-
-
-def has_curses(version: int, rules: str) -> bool:
-    """Whether a game has a Curse pile: from version 2 on, under the official rules only."""
-    return version > 1 and rules != COURSE
-
-
-def sym(*words: str) -> list[Symbol]:
-    return [Symbol(w) for w in words]
-
-
-MILITIA_PLAY = sym("act", "militia")
-"""The one attack of the protocol: every other player answers it, whatever its hand."""
-
-
-def card_list(head: str, card_ids: Sequence[int]) -> list[Any]:
-    return [Symbol(head), *(Symbol(cards.name(c)) for c in card_ids)]
 
 
 class DominionSexpr(Game[None]):
@@ -119,36 +89,30 @@ class DominionSexpr(Game[None]):
     }
 
     async def play(self, table: Table, seed: int, session: None) -> Outcome:
-        return await SexprMatch(table, seed, self.config).run()
+        return await Referee(table, seed, self.config).run()
 
 
-class SexprMatch:
+class Referee:
     """One game: the engine, who is still in it, and the protocol's messages."""
 
     def __init__(self, table: Table, seed: int, config: dict[str, Any]) -> None:
         version = config["version"]
         self.table = table
         self.version = version
-        self.course = config["rules"] == COURSE
-        """The course server's protocol rules: case-sensitive plays, no curses, and from
-        v2 on no ``add`` without a buy."""
+        rules = config["rules"]
+        self.case_sensitive = rules == COURSE
+        """The course server read plays as Racket symbols, which are case-sensitive."""
+        self.add_needs_a_buy = add_needs_a_buy(version, rules)
         self.lose_on_bad_play = config["bad_play"] == "lose"
         self.kingdom = KINGDOMS[version]
-        curses = has_curses(version, config["rules"])
-        self.no_curses = (
-            None
-            if curses
-            else "no version of the course protocol has curses"
-            if self.course
-            else "version 1 has no curses"
-        )
+        self.no_curses = why_no_curses(version, rules)
         """Why ``curse`` is not a card of this game (None when it is one)."""
         self.game = Dominion(
             len(table),
             seed,
             kingdom=self.kingdom,
-            curses=curses,
-            rules=config["rules"],
+            curses=has_curses(version, rules),
+            rules=rules,
             turn_cap=config["turn_cap"],
             record_events=False,
         )
@@ -167,7 +131,7 @@ class SexprMatch:
     async def turn(self, seat: int) -> None:
         game = self.game
         while not game.over and game.current == seat:
-            reply = await self.table.ask(seat, [Symbol("move"), self.state(seat)])
+            reply = await self.table.ask(seat, [Symbol("move"), state(self.game, seat)])
             if not reply.ok:
                 self.put_out(seat, f"no play: {reply.fault}")
                 game.end_turn()
@@ -191,11 +155,11 @@ class SexprMatch:
     def apply(self, seat: int, play: Any) -> list[Symbol]:
         """Carry out one play and return it as the grammar spells it, for the others (never
         the bot's own spelling); :class:`BadPlay` names the play and why it is not legal."""
-        words = self.words(play)
+        words = self.read(play)
         try:
             self.carry_out(seat, words)
         except (BadPlay, IllegalMove) as exc:
-            raise BadPlay(f"{_show(play)}: {exc}") from None
+            raise BadPlay(f"{show(play)}: {exc}") from None
         return sym(*words)
 
     def carry_out(self, seat: int, words: list[str]) -> None:
@@ -203,7 +167,7 @@ class SexprMatch:
         if words[0] == "act" and len(words) >= 2:
             self.act(words[1], words[2:])
         elif words[0] == "add" and len(words) == 2:
-            if self.course and self.version > 1 and game.buys < 1:
+            if self.add_needs_a_buy and game.buys < 1:
                 raise BadPlay(
                     "no buys left (from version 2 on, the course rules add a treasure only "
                     "while a buy is left)"
@@ -223,19 +187,9 @@ class SexprMatch:
         else:
             raise BadPlay(f"not a play of version {self.version}")
 
-    def words(self, datum: Any) -> list[str]:
-        """A play or a defence as its lower-case words. The course server read Racket
-        symbols, which are case-sensitive, so under the course rules ``(ADD COPPER)`` is not
-        a play; the official rules read any letter case."""
-        words = _words(datum)
-        if not self.course:
-            return [w.lower() for w in words]
-        if any(w != w.lower() for w in words):
-            raise BadPlay(
-                f"not a play: {_show(datum)} (the course rules read case-sensitive symbols, "
-                "and the protocol's are lower case)"
-            )
-        return words
+    def read(self, datum: Any) -> list[str]:
+        """A play or a defence as its lower-case words, read as this game's rules read."""
+        return play_words(datum, self.case_sensitive)
 
     def act(self, name: str, args: list[str]) -> None:
         card = self.card(name)
@@ -287,7 +241,7 @@ class SexprMatch:
                 Symbol("attacked"),
                 MILITIA_PLAY,
                 Symbol(SEAT_NAMES[attacker]),
-                self.state(victim),
+                state(self.game, victim),
             ]
             reply = await self.table.ask(victim, request)
             if not reply.ok:
@@ -307,11 +261,11 @@ class SexprMatch:
 
         The engine waits only for hands of more than 3 cards; a smaller hand may reveal a
         Moat it holds or discard nothing, and neither changes the game."""
-        words = self.words(answer)
+        words = self.read(answer)
         try:
             return self.carry_out_defense(victim, words)
         except (BadPlay, IllegalMove) as exc:
-            raise BadPlay(f"{_show(answer)}: {exc}") from None
+            raise BadPlay(f"{show(answer)}: {exc}") from None
 
     def carry_out_defense(self, victim: int, words: list[str]) -> list[Any]:
         game = self.game
@@ -336,32 +290,6 @@ class SexprMatch:
             self.game.discard_down(victim, chosen[::-1])
         return card_list("discard", chosen)
 
-    # -- the state snapshot --------------------------------------------------------------
-
-    def state(self, seat: int) -> list[Any]:
-        """``seat``'s view: players from ``seat`` on (bots learn their own name from it),
-        every supply copy, the trash top first, the turn's counters and play area (zeros
-        and none for a victim of an attack, whose turn it is not), its own sorted deck,
-        hand and discards (top first)."""
-        game = self.game
-        n = len(self.table)
-        own_turn = seat == game.current
-        supply: list[Any] = [Symbol("supply")]
-        for card in range(len(game.supply)):
-            supply.extend([Symbol(cards.name(card))] * max(game.supply[card], 0))
-        return [
-            [Symbol("players"), *(Symbol(SEAT_NAMES[(seat + i) % n]) for i in range(n))],
-            supply,
-            card_list("trash", list(reversed(game.trash))),
-            [Symbol("actions"), game.actions if own_turn else 0],
-            [Symbol("buys"), game.buys if own_turn else 0],
-            [Symbol("coins"), game.coins if own_turn else 0],
-            card_list("deck", sorted(game.decks[seat], key=cards.name)),
-            card_list("hand", game.hand(seat)),
-            card_list("plays", game.in_play if own_turn else []),
-            card_list("discards", list(reversed(game.discards[seat]))),
-        ]
-
     # -- the end -------------------------------------------------------------------------
 
     def put_out(self, seat: int, why: str) -> None:
@@ -372,17 +300,3 @@ class SexprMatch:
     def outcome(self) -> Outcome:
         players = SEAT_NAMES[: len(self.table)]
         return game_outcome(self.game, self.out, players, "lost by a bad play or no answer")
-
-
-def _words(datum: Any) -> list[str]:
-    """A play as its words, as spelled: a non-empty list of symbols; anything else is a
-    bad play."""
-    if not isinstance(datum, list) or not datum or not all(isinstance(w, Symbol) for w in datum):
-        raise BadPlay(f"not a play: {_show(datum)}")
-    return [str(w) for w in datum]
-
-
-def _show(datum: Any) -> str:
-    if isinstance(datum, list):
-        return "(" + " ".join(_show(d) for d in datum) + ")"
-    return str(datum)

@@ -15,11 +15,11 @@ import re
 from collections import Counter
 from typing import Any
 
-from arena_dominion.cards import MINE, REMODEL, WORKSHOP
-from arena_dominion.render.board import card_ids
-from arena_dominion.render.reader import LogReader
-from arena_dominion.render.renderer import DominionRenderer, starting_piles
-from arena_dominion_sexpr.game import KINGDOMS, SEAT_NAMES, DominionSexpr, has_curses
+from arena_dominion_sexpr.game import DominionSexpr
+from arena_dominion_sexpr.rules import KINGDOMS, has_curses
+from arena_dominion_sexpr.wire import SEAT_NAMES
+from arena_dominion_text.cards import MINE, REMODEL, WORKSHOP
+from arena_dominion_text.drawing import DominionRenderer, LogReader, card_ids, starting_piles
 from arena_kernel.plugin import Event, Replay
 
 MOVE = re.compile(r"\(move[\s(]")

@@ -6,12 +6,8 @@ Action (and the card, when it was one in hand) and the request is sent again; wi
 Action left the turn ends; an invalid answer to a Militia attack gets a discard chosen at
 random by the engine; a bot that does not respond (timeout, exit) or does not confirm the
 protocol version is disqualified: it gets no more messages, takes no more turns, ranks
-below every other player, and the game ends when only one player is left in it.
-
-A reply is invalid when it is not one of the spec's forms, and that includes words after
-a complete one (``play-reply pass now``, ``play-reply action smithy estate``): every card
-has a fixed number of arguments (:data:`ARGUMENTS`) except Cellar, whose list the spec
-cuts at the first word that is not a card left in the hand.
+below every other player, and the game ends when only one player is left in it. What
+makes a reply invalid is :mod:`arena_dominion_text.wire`'s to say.
 """
 
 from __future__ import annotations
@@ -19,19 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from arena_dominion import cards
-from arena_dominion.cards import (
-    CELLAR,
-    GAIN_BONUS,
-    KEEP_AFTER_ATTACK,
-    KINGDOM,
-    MINE,
-    MOAT,
-    REMODEL,
-    WORKSHOP,
-)
-from arena_dominion.engine import (
+from arena_dominion_text import cards
+from arena_dominion_text.cards import CELLAR, GAIN_BONUS, KEEP_AFTER_ATTACK, KINGDOM, MOAT, WORKSHOP
+from arena_dominion_text.rules import (
     ATTACK,
+    DEFAULT_TURN_CAP,
     EV_BUY,
     EV_DISCARD,
     EV_GAIN,
@@ -41,33 +29,26 @@ from arena_dominion.engine import (
     Dominion,
     Event,
     IllegalMove,
+    game_outcome,
 )
-from arena_dominion.outcome import game_outcome
-from arena_dominion.strategies import DEFAULT_TURN_CAP
+from arena_dominion_text.wire import (
+    VERSION,
+    Invalid,
+    action_arguments,
+    action_card,
+    attack_request,
+    bought_cards,
+    cellar_discards,
+    extra_words,
+    names,
+    play_turn_request,
+    seat_name,
+    supply_line,
+)
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 
 if TYPE_CHECKING:
     from arena_kernel.plugin import Reply, Table
-
-VERSION = "1"
-
-ARGUMENTS = {MINE: 2, REMODEL: 2, WORKSHOP: 1}
-"""The most words that may follow each Action card in its reply (the card to trash, the
-card to gain); every other card but Cellar takes none."""
-
-
-def seat_name(seat: int) -> str:
-    return f"player{seat + 1}"
-
-
-class Invalid(Exception):
-    """A play-turn reply the spec calls invalid: why (for the record) and the Action card
-    it named, if any (the penalty consumes that card)."""
-
-    def __init__(self, reason: str, card: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.card = card
 
 
 class DominionText(Game[None]):
@@ -98,10 +79,10 @@ class DominionText(Game[None]):
     }
 
     async def play(self, table: Table, seed: int, session: None) -> Outcome:
-        return await TextMatch(table, seed, self.config["turn_cap"]).run()
+        return await Referee(table, seed, self.config["turn_cap"]).run()
 
 
-class TextMatch:
+class Referee:
     """One game: the engine, the seats still in it, and the protocol's messages."""
 
     def __init__(self, table: Table, seed: int, turn_cap: int) -> None:
@@ -150,13 +131,9 @@ class TextMatch:
             game.end_turn()
             game.drain_events()
             return
-        self.tell(self.supply_line())
+        self.tell(supply_line(game.supply))
         while True:
-            hand = names(game.hand())
-            request = (
-                f"play-request play-turn actions {game.actions} buys {game.buys} "
-                f"extra-money {game.coins} hand {hand}".rstrip()
-            )
+            request = play_turn_request(game.actions, game.buys, game.coins, game.hand())
             reply = await self.table.ask(seat, request)
             if not reply.ok:
                 self.disqualify(seat, f"no answer to play-turn: {reply.fault}")
@@ -194,7 +171,9 @@ class TextMatch:
                 raise Invalid(extra_words(words, 2))
             return True
         if kind == "buy":
-            self.buy(args)
+            # Left to right while buys and coins allow; the first card that cannot be bought
+            # ends the buying (and the turn).
+            self.game.buy_cards(bought_cards(args))
             return True
         if kind == "action" or (kind == "reply" and args[:1] == ["workshop"]):
             if self.game.actions < 1:
@@ -203,35 +182,12 @@ class TextMatch:
             return False
         raise Invalid(f"unknown play-reply {kind!r}")
 
-    def buy(self, words: Sequence[str]) -> None:
-        """Buy left to right while buys and coins allow; the first card that cannot be
-        bought ends the buying (and the turn)."""
-        wanted = []
-        for word in words:
-            card = cards.lookup(word)
-            if card is None:
-                break
-            wanted.append(card)
-        self.game.buy_cards(wanted)
-
     def action(self, words: Sequence[str]) -> None:
         """``play-reply action <card> [args]`` (or ``play-reply reply workshop <card>``)."""
-        if len(words) < 3:
-            raise Invalid("play-reply action names no card")
-        card = cards.lookup(words[2])
-        if card is None:
-            raise Invalid(f"unknown card {words[2]!r}")
+        card = action_card(words)
         if card == CELLAR:
             return self.cellar(words[3:])
-        most = ARGUMENTS.get(card, 0)
-        if len(words) > 3 + most:
-            raise Invalid(extra_words(words, 3 + most), card)
-        args = []
-        for word in words[3:]:
-            arg = cards.lookup(word)
-            if arg is None:
-                raise Invalid(f"{words[2]}: unknown card {word!r}", card)
-            args.append(arg)
+        args = action_arguments(words, card)
         try:
             if card in GAIN_BONUS:
                 self.game.play_action(card, args[:1], args[1] if len(args) > 1 else None)
@@ -280,11 +236,7 @@ class TextMatch:
         victims = list(game.pending)
         asked = [v for v in victims if v not in self.out]
         replies = await self.table.ask_many(
-            {
-                v: f"play-request attack discard {len(game.hand(v)) - KEEP_AFTER_ATTACK} "
-                f"hand {names(game.hand(v))}"
-                for v in asked
-            }
+            {v: attack_request(len(game.hand(v)) - KEEP_AFTER_ATTACK, game.hand(v)) for v in asked}
         )
         for victim in victims:
             reply = replies.get(victim)
@@ -317,12 +269,6 @@ class TextMatch:
         game.discard_down(victim, game.random_discards(victim))
 
     # -- broadcasts ------------------------------------------------------------------------
-
-    def supply_line(self) -> str:
-        supply = self.game.supply
-        return "supply " + " ".join(
-            f"{cards.name(c)} {supply[c]}" for c in range(len(supply)) if supply[c] >= 0
-        )
 
     def announce(self, events: list[Event]) -> None:
         """Turn engine events into the protocol's informational lines.
@@ -362,33 +308,3 @@ class TextMatch:
     def outcome(self) -> Outcome:
         players = [seat_name(p) for p in range(len(self.table))]
         return game_outcome(self.game, self.out, players, "disqualified")
-
-
-def names(card_ids: Sequence[int]) -> str:
-    return " ".join(cards.name(c) for c in card_ids)
-
-
-def cellar_discards(hand: Sequence[int], words: Sequence[str]) -> tuple[list[int], str | None]:
-    """The named cards up to the first word that is not a card left in the hand besides
-    the played Cellar (the spec's rule), and what is wrong with that word (None if every
-    word was discarded)."""
-    left = list(hand)
-    left.remove(CELLAR)
-    chosen = []
-    for word in words:
-        card = cards.lookup(word)
-        if card is None:
-            return chosen, f"{word!r} is not a card"
-        if card not in left:
-            return chosen, f"no {word} left in the hand"
-        left.remove(card)
-        chosen.append(card)
-    return chosen, None
-
-
-def extra_words(words: Sequence[str], complete: int) -> str:
-    """The fault of a reply whose first ``complete`` words make a whole reply."""
-    return (
-        f"extra words after the complete reply {' '.join(words[:complete])!r}: "
-        f"{' '.join(words[complete:])!r}"
-    )

@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import re
 
-from arena_dominion import cards
-from arena_dominion.cards import KINGDOM, MINE, REMODEL, WORKSHOP
-from arena_dominion.render.board import Board, card_ids
-from arena_dominion.render.reader import LogReader
-from arena_dominion.render.renderer import DominionRenderer, starting_piles
+from arena_dominion_text import cards
+from arena_dominion_text.cards import KINGDOM, MINE, REMODEL, WORKSHOP
+from arena_dominion_text.drawing import Board, DominionRenderer, LogReader, card_ids, starting_piles
 from arena_kernel.plugin import Event, Replay
 
 PLAYER = re.compile(r"player([1-9])")

@@ -3,7 +3,7 @@
     python plugins/dominion_text/benchmarks/bench_engine.py [--games 3000]
         [--pyminion-games 500] [--trials 5] [--clock cpu|wall]
 
-Times the BM mirror and Smithy-BM vs BMU with :func:`arena_dominion.strategies.simulate`
+Times the BM mirror and Smithy-BM vs BMU with :func:`arena_dominion_text.simulate.simulate`
 and, in the same run, the same bots on pyminion (a pure-Python Dominion simulator on PyPI,
 installed for this benchmark only: ``pip install pyminion``). pyminion's own
 ``BigMoney`` is our BM and its ``BigMoneyUltimate`` is the rules file's Smithy-BM (same
@@ -38,7 +38,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from arena_dominion.strategies import BigMoney, BigMoneyUltimate, SmithyBigMoney, simulate
+from arena_dominion_text.players import BigMoney, BigMoneyUltimate, SmithyBigMoney
+from arena_dominion_text.simulate import simulate
 
 Match = Callable[[int], object]
 """Plays the game with this seed."""
@@ -143,7 +144,7 @@ def main() -> None:
             if not isinstance(theirs, str):
                 other[label].append(args.pyminion_games / spent[1])
     print(f"medians of {args.trials} interleaved trials, {args.clock} time")
-    print(f"{'match':<18} {'arena_dominion':>16} {'pyminion':>16} {'ratio':>7}")
+    print(f"{'match':<18} {'arena':>16} {'pyminion':>16} {'ratio':>7}")
     for label in ours:
         rate_ours = statistics.median(mine[label])
         if isinstance(theirs, str):

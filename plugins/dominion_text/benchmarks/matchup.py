@@ -2,7 +2,7 @@
 
     python plugins/dominion_text/benchmarks/matchup.py militia bmu [--games 10000] [--seed 0]
 
-Plays ``--games`` two-player games with :func:`arena_dominion.strategies.simulate`, once
+Plays ``--games`` two-player games with :func:`arena_dominion_text.simulate.simulate`, once
 with both bots as published and once with both doing the simulators' suicide check (never
 buy a card that ends the game while losing), and prints each set of figures. Seats are
 randomised by the engine's first-player draw; every game has its own seed, the same in
@@ -16,7 +16,8 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from arena_dominion.strategies import STRATEGIES, Strategy, simulate
+from arena_dominion_text.players import STRATEGIES, Strategy
+from arena_dominion_text.simulate import simulate
 
 FIGURES = ("A wins", "B wins", "ties", "first seat wins", "second seat wins")
 

@@ -20,7 +20,7 @@ from functools import partial
 
 from matchup import measure
 
-from arena_dominion.strategies import BigMoney, BigMoneyUltimate, SmithyBigMoney, Strategy
+from arena_dominion_text.players import BigMoney, BigMoneyUltimate, SmithyBigMoney, Strategy
 
 TOLERANCE = 2.5
 

@@ -24,13 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_liarsdice import wire
-from arena_liarsdice.rules import Game as Rules
-from arena_liarsdice.rules import RoundResult, Variant
-from arena_liarsdice.simulate import Fault, Reply, Resolution, apply, resolve
+from arena_liarsdice.rules import RoundResult, State, Variant
+from arena_liarsdice.simulate import NoMove, Resolution, Response, apply, resolve
 
 if TYPE_CHECKING:
-    from arena_kernel.plugin import Reply as TableReply
-    from arena_kernel.plugin import Table
+    from arena_kernel.plugin import Reply, Table
 
 
 @dataclass
@@ -49,9 +47,9 @@ class Entrant:
 class Referee:
     """One game: moves, resolution, ``round_over`` broadcasts, the ranking."""
 
-    def __init__(self, table: Table, rules: Rules, entrants: list[Entrant]) -> None:
+    def __init__(self, table: Table, state: State, entrants: list[Entrant]) -> None:
         self.table = table
-        self.rules = rules
+        self.state = state
         self.entrants = entrants
         self.ids = [e.player_id for e in entrants]
         self.out: list[int] = []
@@ -64,57 +62,57 @@ class Referee:
             self.handshake(
                 player, "no set_name read yet" if greeting is None else f"said {greeting}"
             )
-        while not self.rules.over:
-            result = apply(self.rules, await self.move())
+        while not self.state.over:
+            result = apply(self.state, await self.move())
             if result is not None:
                 self.round_over(result)
         return self.outcome()
 
     async def move(self) -> Resolution:
-        rules = self.rules
-        active = rules.active()
-        others = [(self.ids[p], rules.dice[p]) for p in active]
+        state = self.state
+        active = state.active()
+        others = [(self.ids[p], state.dice[p]) for p in active]
         ids = {p: self.message_id(p) for p in active}
         requests = {
             p: wire.move_request(
                 ids[p],
                 self.ids[p],
-                (self.entrants[p].games, rules.round_number, rules.move_number),
-                rules.hands[p],
+                (self.entrants[p].games, state.round_number, state.move_number),
+                state.hands[p],
                 others,
-                rules.last_bid,
+                state.last_bid,
             )
             for p in active
         }
         for p in active:
             self.entrants[p].issued.add(ids[p])
         replies = await self.table.ask_many(requests)
-        moves: dict[int, Reply] = {}
+        moves: dict[int, Response] = {}
         for p, first in replies.items():
             self.names(p, first.unsolicited)
             reply = await self.answer(p, first, ids[p])
             if reply.fault is not None:
-                moves[p] = Fault(str(reply.fault))
+                moves[p] = NoMove(str(reply.fault))
                 continue
             try:
-                moves[p] = wire.read_move(reply.message, ids[p], rules.variant.spot_on)
+                moves[p] = wire.read_move(reply.message, ids[p], state.variant.spot_on)
             except wire.WireError as error:
                 self.table.fault(p, FaultKind.ILLEGAL, str(error))
-                moves[p] = Fault(f"illegal: {error}")
-        resolution = resolve(rules, moves)
-        if not rules.variant.strict_turn:
+                moves[p] = NoMove(f"illegal: {error}")
+        resolution = resolve(state, moves)
+        if not state.variant.strict_turn:
             for p, move in moves.items():
-                if isinstance(move, tuple) and p != rules.mover:
+                if isinstance(move, tuple) and p != state.mover:
                     name = self.table.name(p)
                     self.table.note(f"{name} bid {list(move)} out of turn: taken as a pass")
-        if resolution.kind == "fault" and not isinstance(moves[resolution.player], Fault):
+        if resolution.kind == "fault" and not isinstance(moves[resolution.player], NoMove):
             self.table.fault(resolution.player, FaultKind.ILLEGAL, resolution.reason)
         if resolution.kind == "fault":
             name = self.table.name(resolution.player)
-            self.faults.append(f"round {rules.round_number}: {name} {resolution.reason}")
+            self.faults.append(f"round {state.round_number}: {name} {resolution.reason}")
         return resolution
 
-    async def answer(self, player: int, reply: TableReply, message_id: str) -> TableReply:
+    async def answer(self, player: int, reply: Reply, message_id: str) -> Reply:
         """The reply to request ``message_id``, skipping what is not one: a ``set_name``
         greeting, or a stale reply to an earlier request whose time ran out (it counts for
         nothing), and waiting on for the real one within what is left of the request's
@@ -137,9 +135,9 @@ class Referee:
         return isinstance(old, str) and old != message_id and old in self.entrants[player].issued
 
     def message_id(self, player: int) -> str:
-        rules = self.rules
+        state = self.state
         game = self.entrants[player].games
-        return f"g{game}r{rules.round_number}m{rules.move_number}p{self.ids[player]}"
+        return f"g{game}r{state.round_number}m{state.move_number}p{self.ids[player]}"
 
     def names(self, player: int, messages: list[Any]) -> None:
         """Honour the first ``set_name`` of a session; later ones are ignored. The replay
@@ -165,19 +163,19 @@ class Referee:
         self.table.note(f"handshake: {who} {text}")
 
     def round_over(self, result: RoundResult) -> None:
-        rules = self.rules
-        if rules.dice[result.loser] == 0:
+        state = self.state
+        if state.dice[result.loser] == 0:
             self.out.append(result.loser)
         loser = self.ids[result.loser]
         challenger = wire.NOBODY if result.challenger is None else self.ids[result.challenger]
-        winner = wire.NOBODY if rules.winner is None else self.ids[rules.winner]
-        state = [(self.ids[p], rules.dice[p]) for p in range(rules.n_players)]
-        number = rules.round_number - (0 if rules.over else 1)
+        winner = wire.NOBODY if state.winner is None else self.ids[state.winner]
+        dice = [(self.ids[p], state.dice[p]) for p in range(state.n_players)]
+        number = state.round_number - (0 if state.over else 1)
         self.table.broadcast(
             lambda p: wire.round_over(
                 self.ids[p],
                 (self.entrants[p].games, number),
-                state,
+                dice,
                 loser,
                 challenger,
                 winner,
@@ -185,16 +183,16 @@ class Referee:
         )
 
     def outcome(self) -> Outcome:
-        winner = self.rules.winner
+        winner = self.state.winner
         assert winner is not None
-        n = self.rules.n_players
+        n = self.state.n_players
         ranks = [1] * n
         for place, player in enumerate(reversed(self.out), start=2):
             ranks[player] = place
         details = {
-            "playing_order": [self.table.name(p) for p in self.rules.order],
+            "playing_order": [self.table.name(p) for p in self.state.order],
             "out_in_order": [self.table.name(p) for p in self.out],
-            "rounds": self.rules.round_number,
+            "rounds": self.state.round_number,
             "round_faults": self.faults,
             "names": {self.table.name(p): e.name for p, e in enumerate(self.entrants) if e.name},
         }
@@ -249,5 +247,5 @@ class LiarsDice(Game[list[Entrant]]):
         for entrant in entrants:
             entrant.games += 1
         variant = Variant(**{name: self.config[name] for name in VARIANTS})
-        rules = Rules.new(len(table), self.config["dice"], random.Random(seed), variant)
-        return await Referee(table, rules, entrants).play()
+        state = State.new(len(table), self.config["dice"], random.Random(seed), variant)
+        return await Referee(table, state, entrants).play()

@@ -1,9 +1,10 @@
 """The rules of Liar's Dice as the contest ran them, fixed where its server was wrong.
 
-:class:`Game` is a pure, seeded state: players are indexes ``0..n-1``, the playing order is
-a permutation of them drawn per game, and every method judges before it changes anything,
-raising :class:`RuleError` with the reason. The referee only translates messages and decides
-which of several simultaneous replies counts (:func:`arena_liarsdice.simulate.resolve`).
+:class:`State` is a game's pure, seeded state: players are indexes ``0..n-1``, the playing
+order is a permutation of them drawn per game, and every method judges before it changes
+anything, raising :class:`RuleError` with the reason. The referee only translates messages
+and decides which of several simultaneous replies counts
+(:func:`arena_liarsdice.simulate.resolve`).
 
 Variants (all off by default, as in the contest): ``wild_ones`` (a 1 counts as any face, so
 bids on 1s count only 1s), ``spot_on`` (a player may claim the last bid is exactly right:
@@ -74,7 +75,7 @@ class RoundResult:
 
 
 @dataclass
-class Game:
+class State:
     """One game: every player's dice, the round in play, and who is still in.
 
     ``order`` is the playing order for the whole game; turns go along it, skipping players
@@ -96,7 +97,7 @@ class Game:
     @classmethod
     def new(
         cls, players: int, dice: int, rng: random.Random, variant: Variant | None = None
-    ) -> Game:
+    ) -> State:
         """A game with a freshly drawn playing order and rolled dice."""
         if players < 2:
             raise RuleError(f"Liar's Dice needs at least 2 players, not {players}")
@@ -104,10 +105,10 @@ class Game:
             raise RuleError(f"each player needs at least one die, not {dice}")
         order = list(range(players))
         rng.shuffle(order)
-        game = cls(tuple(order), [dice] * players, rng, variant or Variant())
-        game.mover = order[0]
-        game._roll()
-        return game
+        state = cls(tuple(order), [dice] * players, rng, variant or Variant())
+        state.mover = order[0]
+        state._roll()
+        return state
 
     @property
     def n_players(self) -> int:

@@ -2,7 +2,7 @@
 
 Every move, every active player is asked (the protocol lets anyone challenge out of turn) and
 the replies are settled together by :func:`resolve`, which the referee shares, then applied to
-the :class:`~arena_liarsdice.rules.Game` by :func:`apply`. After each round every player, the
+the :class:`~arena_liarsdice.rules.State` by :func:`apply`. After each round every player, the
 eliminated ones too, gets :meth:`~arena_liarsdice.players.Player.round_over`.
 
 Ids follow the referee's: player index ``i`` has the session id ``i + 1``, and in what a player
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from arena_liarsdice.players import CHALLENGE, PASS, SPOT_ON, Move, Player, View
-from arena_liarsdice.rules import Bid, Game, RoundResult, Variant
+from arena_liarsdice.rules import Bid, RoundResult, State, Variant
 
 
 class Violation(Exception):
@@ -32,19 +32,19 @@ class Violation(Exception):
 
 
 @dataclass(frozen=True)
-class Fault:
+class NoMove:
     """A reply that is no move at all: missing, late, unreadable, wrong ``message_id``...
 
     The referee knows why a reply is unusable, :func:`resolve` does not, so the referee passes
-    a ``Fault`` instead of a move and its ``reason`` ends up in the :class:`Resolution`.
+    a ``NoMove`` instead of a move and its ``reason`` ends up in the :class:`Resolution`.
     """
 
     reason: str
 
 
-Reply = Move | list[int] | Fault
-"""What :func:`resolve` takes per player: a move as the bot sent it (a bid may still be the
-JSON list), or a :class:`Fault`."""
+Response = Move | list[int] | NoMove
+"""What :func:`resolve` takes per player: a move as the bot sent it in its ``move_response``
+(a bid may still be the JSON list), or a :class:`NoMove`."""
 
 
 @dataclass(frozen=True)
@@ -62,14 +62,14 @@ class Resolution:
     bid: Bid | None = None
 
 
-def move_error(game: Game, player: int, reply: Reply) -> str | None:
+def move_error(game: State, player: int, reply: Response) -> str | None:
     """Why ``reply`` is illegal for ``player`` now, or ``None`` if it is a legal move.
 
     A bid out of turn is illegal only with the ``strict_turn`` variant; otherwise it counts
     as a pass, whatever it says, as on the contest's server (its protocol forbids only a
     pass on one's own turn).
     """
-    if isinstance(reply, Fault):
+    if isinstance(reply, NoMove):
         return reply.reason
     if isinstance(reply, str):
         if reply == PASS:
@@ -86,11 +86,11 @@ def move_error(game: Game, player: int, reply: Reply) -> str | None:
     return f"{reply!r} is not a move: 'pass', 'challenge' or [face, count]"
 
 
-def resolve(game: Game, replies: Mapping[int, Reply]) -> Resolution:
+def resolve(game: State, replies: Mapping[int, Response]) -> Resolution:
     """Settle one move from every active player's reply; pure, ``game`` is not changed.
 
     ``replies`` maps player indexes to what each sent; an active player missing from it
-    counts as a :class:`Fault` ``"no reply"``. Precedence, ties going to the earliest player
+    counts as a :class:`NoMove` ``"no reply"``. Precedence, ties going to the earliest player
     in playing order from the mover (``game.active()``): (1) any illegal reply, including
     faults, loses the round; (2) else the earliest call (``"challenge"``, or ``SPOT_ON``)
     counts, out of turn too; (3) else the mover's bid stands. A key that is not an active
@@ -100,7 +100,7 @@ def resolve(game: Game, replies: Mapping[int, Reply]) -> Resolution:
     strangers = set(replies) - set(active)
     if strangers:
         raise ValueError(f"replies from players without dice or unknown: {sorted(strangers)}")
-    sent = {p: replies.get(p, Fault("no reply")) for p in active}
+    sent = {p: replies.get(p, NoMove("no reply")) for p in active}
     for player in active:
         reason = move_error(game, player, sent[player])
         if reason is not None:
@@ -115,7 +115,7 @@ def resolve(game: Game, replies: Mapping[int, Reply]) -> Resolution:
     return Resolution("bid", game.mover, bid=(bid[0], bid[1]))
 
 
-def apply(game: Game, resolution: Resolution) -> RoundResult | None:
+def apply(game: State, resolution: Resolution) -> RoundResult | None:
     """Play ``resolution`` on ``game``: the round's result if it ended, ``None`` after a bid."""
     if resolution.kind == "fault":
         return game.fault(resolution.player)
@@ -135,7 +135,7 @@ def relative(player: int | None, me: int) -> int:
     return 0 if player == me else player + 1
 
 
-def view_for(game: Game, player: int, game_number: int = 1) -> View:
+def view_for(game: State, player: int, game_number: int = 1) -> View:
     """The ``move_request`` ``player`` gets now, as a :class:`View`."""
     return View(
         hand=game.hands[player],
@@ -167,7 +167,7 @@ def play_game(
     max_moves: int = 100_000,
 ) -> Result:
     """Play one game between ``players`` (indexes; the playing order is drawn from ``rng``)."""
-    game = Game.new(len(players), dice, rng, variant)
+    game = State.new(len(players), dice, rng, variant)
     eliminated: list[int] = []
     moves = 0
     while not game.over:

@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, Any
 from arena_kernel.plugin import BuiltinBot, Clocks, Fault, FaultKind, Game, Option, Outcome
 from arena_speedclue import wire
 from arena_speedclue.cards import Triple
-from arena_speedclue.rules import Game as Rules
-from arena_speedclue.rules import RuleError, missed_accusation, suicidal_accusation
+from arena_speedclue.rules import RuleError, State, missed_accusation, suicidal_accusation
 from arena_speedclue.wire import WireError
 
 if TYPE_CHECKING:
@@ -71,13 +70,13 @@ class Referee:
     def __init__(
         self,
         table: Table,
-        rules: Rules,
+        state: State,
         config: Mapping[str, Any],
         out: Mapping[int, Fault],
         retire: Callable[[int, Fault], None],
     ) -> None:
         self.table = table
-        self.rules = rules
+        self.state = state
         self.config = config
         self.out = out
         self.retire = retire
@@ -93,7 +92,7 @@ class Referee:
                 self.violation(seat, str(self.table.fault(seat, fault.kind, fault.detail)), fault)
             self.commit()
             await self.reset()
-            while not self.rules.over:
+            while not self.state.over:
                 await self.turn()
         except Disqualified:
             return self.void()
@@ -102,19 +101,19 @@ class Referee:
     # -- steps --------------------------------------------------------------------------
 
     async def reset(self) -> None:
-        n = self.rules.n_players
-        messages = {s: wire.reset(n, s, self.rules.hands[s]) for s in self.active_seats()}
+        n = self.state.n_players
+        messages = {s: wire.reset(n, s, self.state.hands[s]) for s in self.active_seats()}
         self.expect_ok(await self.table.ask_many(messages))
         self.commit()
 
     async def turn(self) -> None:
         self.turns += 1
-        active = self.rules.active
+        active = self.state.active
         triple = await self.suggest(active)
         self.commit()
         if triple is None:
             return
-        disproof = self.rules.last_disproof
+        disproof = self.state.last_disproof
         assert disproof is not None
         card = disproof.card
         if disproof.needs_choice:
@@ -130,7 +129,7 @@ class Referee:
         }
         self.expect_ok(await self.table.ask_many(messages))
         self.commit()
-        if active in self.passive or self.rules.over:
+        if active in self.passive or self.state.over:
             return
         await self.accuse(active)
         self.commit()
@@ -141,7 +140,7 @@ class Referee:
             return None
         try:
             triple = wire.read_triple(message, "suggest")
-            self.rules.suggest(active, *triple)
+            self.state.suggest(active, *triple)
         except (WireError, RuleError) as error:
             self.violation(active, str(error))
             return None
@@ -156,12 +155,12 @@ class Referee:
             message = await self.ask(disprover, wire.disprove(active, triple))
             if message is not None:
                 try:
-                    return self.rules.show(disprover, wire.read_show(message))
+                    return self.state.show(disprover, wire.read_show(message))
                 except (WireError, RuleError) as error:
                     self.violation(disprover, str(error))
         if self.config["violations"] == DISQUALIFY and self.pending:
             raise Disqualified
-        return self.rules.show(disprover, choices[0])
+        return self.state.show(disprover, choices[0])
 
     async def accuse(self, active: int) -> None:
         message = await self.ask(active, "accuse")
@@ -173,19 +172,19 @@ class Referee:
             self.violation(active, str(error))
             return
         if accusation is None:
-            reason = self.config["missed_accusation"] and missed_accusation(self.rules, active)
+            reason = self.config["missed_accusation"] and missed_accusation(self.state, active)
             if reason:
                 self.violation(active, reason)
             else:
-                self.rules.decline(active)
+                self.state.decline(active)
             return
         reason = self.config["suicidal_accusation"] and suicidal_accusation(
-            self.rules, active, accusation
+            self.state, active, accusation
         )
         if reason:
             self.violation(active, reason)
             return
-        correct = self.rules.accuse(active, *accusation)
+        correct = self.state.accuse(active, *accusation)
         messages = {s: wire.accusation(active, accusation, correct) for s in self.active_seats()}
         self.expect_ok(await self.table.ask_many(messages))
 
@@ -193,7 +192,7 @@ class Referee:
 
     def active_seats(self) -> list[int]:
         """Seats that still get messages: everyone but the passive, eliminated ones too."""
-        return [s for s in range(self.rules.n_players) if s not in self.passive]
+        return [s for s in range(self.state.n_players) if s not in self.passive]
 
     async def ask(self, seat: int, message: str) -> str | None:
         """The seat's reply, or ``None`` after recording the violation."""
@@ -237,23 +236,23 @@ class Referee:
             raise Disqualified
         for seat in self.pending:
             self.forfeited.append(seat)
-            self.rules.eliminate(seat)
+            self.state.eliminate(seat)
         self.pending.clear()
 
     # -- outcomes -----------------------------------------------------------------------
 
     def details(self) -> dict[str, Any]:
         return {
-            "solution": list(self.rules.solution),
-            "hands": [list(hand) for hand in self.rules.hands],
+            "solution": list(self.state.solution),
+            "hands": [list(hand) for hand in self.state.hands],
             "turns": self.turns,
-            "eliminated": sorted(self.rules.eliminated - set(self.forfeited)),
+            "eliminated": sorted(self.state.eliminated - set(self.forfeited)),
             "violations": {str(seat): reason for seat, reason in self.reasons.items()},
         }
 
     def void(self) -> Outcome:
         out = sorted(self.pending)
-        n = self.rules.n_players
+        n = self.state.n_players
         names = "; ".join(f"{self.table.name(s)} ({self.reasons[s]})" for s in out)
         return Outcome(
             [2 if seat in out else 1 for seat in range(n)],
@@ -264,16 +263,16 @@ class Referee:
         )
 
     def result(self) -> Outcome:
-        winner = self.rules.winner
+        winner = self.state.winner
         assert winner is not None
-        n = self.rules.n_players
+        n = self.state.n_players
         details = {**self.details(), "winner": winner, "forfeited": self.forfeited}
         if winner in self.forfeited:
             return Outcome([1] * n, "void: every player forfeited", details=details, void=True)
         ranks = [1 if s == winner else 3 if s in self.forfeited else 2 for s in range(n)]
         name = self.table.name(winner)
-        if self.rules.by_accusation:
-            reason = f"{name} accused {' '.join(self.rules.solution)} correctly"
+        if self.state.by_accusation:
+            reason = f"{name} accused {' '.join(self.state.solution)} correctly"
         else:
             reason = f"{name} is the last player standing"
         return Outcome(ranks, reason, details=details)
@@ -284,7 +283,7 @@ def _bot(summary: str, module: str) -> BuiltinBot:
 
 
 @dataclass
-class Session:
+class Roster:
     """What a session knows of its bots, by their seat in the session (``table.entrant``)."""
 
     greetings: dict[int, str] = field(default_factory=dict)
@@ -294,7 +293,7 @@ class Session:
     """Bots out of the session (no ``alive``, or out of step), with the reason."""
 
 
-class SpeedClue(Game[Session]):
+class SpeedClue(Game[Roster]):
     name = "speedclue"
     summary = "Speed Clue (2014 contest): board-less Cluedo, 3-6 players, TCP, session bots"
     seats = (3, 4, 5, 6)
@@ -330,9 +329,9 @@ class SpeedClue(Game[Session]):
         ),
     }
 
-    async def open_session(self, table: Table) -> Session:
+    async def open_session(self, table: Table) -> Roster:
         """Every bot must say ``<identifier> alive`` within the start-up clock."""
-        session = Session()
+        session = Roster()
         seats = range(len(table))
         replies = await asyncio.gather(*(table.receive(seat) for seat in seats))
         for seat, reply in zip(seats, replies, strict=True):
@@ -347,7 +346,7 @@ class SpeedClue(Game[Session]):
                 session.out[seat] = Fault(fault.kind, f"no alive handshake: {fault.detail}")
         return session
 
-    async def play(self, table: Table, seed: int, session: Session) -> Outcome:
+    async def play(self, table: Table, seed: int, session: Roster) -> Outcome:
         for seat in range(len(table)):
             said = session.greetings.get(table.entrant(seat))
             words = "nothing" if said is None else repr(said)
@@ -364,10 +363,10 @@ class SpeedClue(Game[Session]):
             detail = f"out of the session since an earlier game ({fault})"
             session.out[table.entrant(seat)] = Fault(fault.kind, detail)
 
-        rules = Rules.new(len(table), random.Random(seed))
-        return await Referee(table, rules, self.config, out, retire).play()
+        state = State.new(len(table), random.Random(seed))
+        return await Referee(table, state, self.config, out, retire).play()
 
-    async def close_session(self, table: Table, session: Session) -> None:
+    async def close_session(self, table: Table, session: Roster) -> None:
         """``done`` -> ``dead`` to every bot still there, once, at the end of the session."""
         ready = [
             seat for seat in range(len(table)) if table.alive(seat) and seat not in session.out

@@ -1,6 +1,6 @@
 """The rules of Speed Clue as the contest server ran them: a pure, seeded game state.
 
-:class:`Game` judges every move and raises :class:`RuleError` with a precise reason for an
+:class:`State` judges every move and raises :class:`RuleError` with a precise reason for an
 illegal one, so a referee only has to translate messages and apply its violation policy. The
 turn is a small state machine (``suggest`` -> optional ``show`` -> ``accuse`` or ``decline``)
 because the referee must broadcast the suggestion between the disprover's show and the
@@ -96,12 +96,12 @@ class Disproof:
 
     @property
     def needs_choice(self) -> bool:
-        """Whether the referee must send ``disprove`` and then call :meth:`Game.show`."""
+        """Whether the referee must send ``disprove`` and then call :meth:`State.show`."""
         return len(self.choices) > 1
 
 
 @dataclass
-class Game:
+class State:
     """One game's state; seats are 0..n-1, seat 0 moves first."""
 
     solution: Triple
@@ -125,7 +125,7 @@ class Game:
         self.seen = [set() for _ in self.hands]
 
     @classmethod
-    def new(cls, players: int, rng: random.Random) -> Game:
+    def new(cls, players: int, rng: random.Random) -> State:
         """A freshly dealt game."""
         dealt = deal(players, rng)
         return cls(dealt.solution, dealt.hands)
@@ -254,10 +254,10 @@ class Game:
         self.last_disproof = None
 
 
-def suicidal_accusation(game: Game, player: int, triple: Sequence[str]) -> str | None:
+def suicidal_accusation(game: State, player: int, triple: Sequence[str]) -> str | None:
     """The contest rule against throwing a game: accusing with a card one holds or was shown.
 
-    Call before :meth:`Game.accuse`; returns the reason for a violation, else ``None``.
+    Call before :meth:`State.accuse`; returns the reason for a violation, else ``None``.
     """
     for card in triple:
         if card in game.hands[player]:
@@ -267,12 +267,12 @@ def suicidal_accusation(game: Game, player: int, triple: Sequence[str]) -> str |
     return None
 
 
-def missed_accusation(game: Game, player: int) -> str | None:
+def missed_accusation(game: State, player: int) -> str | None:
     """The contest rule against a missed certain win, for a player answering ``-``.
 
     Nobody disproved the player's suggestion this turn and none of its cards is in their hand
     or was shown to them, so it must be the solution: declining throws the game. Call before
-    :meth:`Game.decline`; returns the reason for a violation, else ``None``.
+    :meth:`State.decline`; returns the reason for a violation, else ``None``.
     """
     if player != game.active or game.last_suggestion is None or game.last_disproof is None:
         return None

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena_speedclue.players import Player
-from arena_speedclue.rules import Game, RuleError, missed_accusation, suicidal_accusation
+from arena_speedclue.rules import RuleError, State, missed_accusation, suicidal_accusation
 
 
 class Violation(Exception):
@@ -41,12 +41,12 @@ def play_game(
     players: Sequence[Player],
     rng: random.Random,
     *,
-    game: Game | None = None,
+    game: State | None = None,
     max_turns: int = 10_000,
 ) -> Result:
     """Play one game between ``players`` (seat order) and return its result."""
     if game is None:
-        game = Game.new(len(players), rng)
+        game = State.new(len(players), rng)
     for seat, player in enumerate(players):
         player.reset(len(players), seat, game.hands[seat])
     turns = 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_stones.board import contest_label, on_board
-from arena_stones.engine import BLACK, COLOR_NAMES, WHITE, Position, move_from_xy
+from arena_stones.rules import BLACK, COLOR_NAMES, WHITE, Position, move_from_xy
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from typing import Any
 
 from arena_kernel.plugin import Event, Renderer, Replay, Step
 from arena_stones.board import CELLS, INDEX, label, on_board
-from arena_stones.engine import (
+from arena_stones.rules import (
     ATTACK,
     BLACK,
     PASS,

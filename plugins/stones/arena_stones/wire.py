@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena_stones.engine import ANY_MOVE, MOVE_NAMES, PASS
+from arena_stones.rules import ANY_MOVE, MOVE_NAMES, PASS
 
 Location = tuple[int, int] | None
 

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable
 
-from arena_stones.engine import Position, move_to_xy
+from arena_stones.rules import Position, move_to_xy
 
 
 def sample_positions(count: int, rng: random.Random) -> list[Position]:

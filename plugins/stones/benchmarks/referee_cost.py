@@ -10,7 +10,7 @@ time measures the neighbours as much as arena. Each trial measures, in rotating 
   strategies calling the engine directly (``winner``, ``legal_moves``, a random choice,
   ``apply``): the work no referee can save;
 - **stones**: as many games between the built-in random bots by
-  :func:`~arena_stones.players.duel`, which plays the referee's part as ``game.py`` does
+  :func:`~arena_stones.simulate.duel`, which plays the referee's part as ``game.py`` does
   (requests, judging, echoes), without the kernel and without a codec;
 - **codec**: every message of those games (each echo once per bot, as the referee sends
   it) encoded and decoded once by the ``jsonl`` codec, as each is in a run;
@@ -27,12 +27,11 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (issue 16): about 9.5 times the engine (14 times before the built-in
-bots followed the game and the codec called json's C paths directly), some 280 µs of CPU
-per move against 33 µs for the engine. Of that, the stones referee and bots add about 2
-times the engine (building and checking the 81-cell board at every request), the jsonl
-codec about 1.7 times (that board through JSON both ways at every request), and the kernel
-about 4.4 times (referee, event loop, store, transport). Three times the engine is out of
+Where it stands: about 9.5 times the engine, some 280 µs of CPU per move against 33 µs
+for the engine. Of that, the stones referee and bots add about 2 times the engine
+(building and checking the 81-cell board at every request), the jsonl codec about 1.7
+times (that board through JSON both ways at every request), and the kernel about 4.4
+times (referee, event loop, store, transport). Three times the engine is out of
 reach while every message goes through a codec; about 5 to 6 times is what the kernel's
 own remaining costs allow.
 
@@ -61,9 +60,10 @@ import arena_kernel.testkit
 import arena_stones
 from arena_kernel.plugin import JsonlCodec
 from arena_kernel.testkit import RunSummary, Store, run_match
+from arena_stones.bot import StonesBot
 from arena_stones.bots import random as random_bot
-from arena_stones.engine import BLACK, WHITE, Position
-from arena_stones.players import Player, duel
+from arena_stones.rules import BLACK, WHITE, Position
+from arena_stones.simulate import duel
 
 T = TypeVar("T")
 
@@ -110,7 +110,7 @@ class Relay:
     """A bot as :func:`duel` reaches it, writing down every message it gets and every reply
     it sends (in ``transcript``) and counting its replies: its moves."""
 
-    def __init__(self, bot: Player, transcript: list[Any]) -> None:
+    def __init__(self, bot: StonesBot, transcript: list[Any]) -> None:
         self.bot = bot
         self.transcript = transcript
         self.replies = 0
@@ -227,11 +227,13 @@ def measure(games: int, trials: int, enums: str) -> float:
 STONES = Path(arena_stones.__file__).parent
 KERNEL = Path(arena_kernel.testkit.__file__).parent
 OWNERS: tuple[tuple[str, Path], ...] = (
-    ("stones engine", STONES / "engine.py"),
-    ("stones engine", STONES / "board.py"),
+    ("stones engine (rules.py, board.py)", STONES / "rules.py"),
+    ("stones engine (rules.py, board.py)", STONES / "board.py"),
     ("stones referee (game.py, wire.py)", STONES / "game.py"),
     ("stones referee (game.py, wire.py)", STONES / "wire.py"),
+    ("stones bots", STONES / "bot.py"),
     ("stones bots", STONES / "players.py"),
+    ("stones bots", STONES / "search.py"),
     ("stones bots", STONES / "bots"),
     ("codec (kernel/arena_kernel/codecs, json)", KERNEL / "codecs"),
     ("referee (kernel/arena_kernel/referee)", KERNEL / "referee"),

@@ -17,10 +17,12 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from arena_stones.bots import greedy, search
+from arena_stones.bot import StonesBot
+from arena_stones.bots import greedy
 from arena_stones.bots import random as random_bot
-from arena_stones.engine import BLACK, WHITE, Position
-from arena_stones.players import Player, duel
+from arena_stones.players import SearchPlayer
+from arena_stones.rules import BLACK, WHITE, Position
+from arena_stones.simulate import duel
 
 OPPONENTS = {"random": random_bot.make, "greedy": greedy.make}
 
@@ -35,11 +37,12 @@ class Result:
     reason: str
 
 
-class Timed(search.SearchPlayer):
-    """The searcher, recording how long each of its moves took and how deep it went."""
+class Timed(StonesBot):
+    """The searcher's bot, recording how long each of its moves took and how deep it went."""
 
     def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
+        self.search = SearchPlayer(seconds)
+        super().__init__(self.search)
         self.times: list[float] = []
         self.depths: list[int] = []
 
@@ -48,13 +51,13 @@ class Timed(search.SearchPlayer):
         replies = super().on_message(message)
         if replies:
             self.times.append(time.perf_counter() - start)
-            self.depths.append(self.searcher.depth)
+            self.depths.append(self.search.searcher.depth)
         return replies
 
 
 def play(opponent: str, game: int, seconds: float, setup: str) -> Result:
     searcher = Timed(seconds)
-    other: Player = OPPONENTS[opponent](seed=game)
+    other: StonesBot = OPPONENTS[opponent](seed=game)
     color = WHITE if game % 2 == 0 else BLACK
     white, black = (searcher, other) if color == WHITE else (other, searcher)
     start = Position.initial(setup, random.Random(game))

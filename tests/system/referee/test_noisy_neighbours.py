@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from paths import BOTS
+from paths import BOTS, SUPPORT
 
 from arena_kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS
 from arena_kernel.runner.api import run_match
@@ -132,7 +132,7 @@ def test_a_bot_that_never_reads_is_faulted_and_the_arena_stays_small(
         cmd = ["sh", "{BOTS / "deaf.sh"}"]
         """
     )
-    paths = [str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]
+    paths = [str(SUPPORT), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
     report = tmp_path / "arena.json"
     command = [sys.executable, "-c", MEASURED, str(report), ARENA, "run", str(path)]

@@ -66,22 +66,31 @@ def test_the_project_names_the_plugin_one_way_everywhere(tmp_path: Path) -> None
         "README.md",
         "arena_number_duel",
         "arena_number_duel/__init__.py",
+        "arena_number_duel/bot.py",
         "arena_number_duel/bots",
         "arena_number_duel/bots/__init__.py",
-        "arena_number_duel/bots/guesser.py",
         "arena_number_duel/bots/halving.py",
         "arena_number_duel/bots/lucky.py",
         "arena_number_duel/game.py",
+        "arena_number_duel/players.py",
         "arena_number_duel/plugin.py",
+        "arena_number_duel/render.js",
+        "arena_number_duel/render.py",
         "arena_number_duel/rules.py",
+        "arena_number_duel/wire.py",
         "examples",
         "examples/match.toml",
         "pyproject.toml",
         "tests",
         "tests/system",
-        "tests/system/test_matches.py",
+        "tests/system/test_bots.py",
+        "tests/system/test_check_bot.py",
+        "tests/system/test_game.py",
+        "tests/system/test_render.py",
         "tests/unit",
+        "tests/unit/test_players.py",
         "tests/unit/test_rules.py",
+        "tests/unit/test_wire.py",
         "tox.ini",
     ]
     meta = tomllib.loads((project / "pyproject.toml").read_text())
@@ -96,7 +105,9 @@ def test_the_project_names_the_plugin_one_way_everywhere(tmp_path: Path) -> None
     for bot in match["bots"]:
         assert f'"arena_number_duel.bots.{bot["builtin"]}"' in game
         assert (package / "bots" / f"{bot['builtin']}.py").is_file()
-    assert "register(NumberDuelGame)" in (package / "plugin.py").read_text()
+    plugin = (package / "plugin.py").read_text()
+    assert "register(NumberDuelGame)" in plugin and "register(HuntRenderer)" in plugin
+    assert 'drawers["number_duel"]' in (package / "render.js").read_text()
     readme = (project / "README.md").read_text()
     assert readme.startswith("# arena-number-duel: Number Duel\n")
     assert 'game = "number_duel"' in readme
@@ -114,10 +125,12 @@ def test_the_project_imports_only_the_plugin_surface_and_its_tests_the_testkit(
 ) -> None:
     project = project_of(tmp_path, "guess")
     imports = {p.relative_to(project).as_posix(): kernel_imports(p) for p in project.rglob("*.py")}
-    assert imports.pop("tests/unit/test_rules.py") == {"arena_kernel.plugin"}
-    assert imports.pop("tests/system/test_matches.py") == {"arena_kernel.testkit"}
+    tests = {path: imports.pop(path) for path in list(imports) if path.startswith("tests/")}
     assert imports.pop("arena_guess/game.py") == {"arena_kernel.plugin"}
     assert all(found <= {"arena_kernel.plugin"} for found in imports.values()), imports
+    assert tests.pop("tests/system/test_game.py") == {"arena_kernel.testkit"}
+    allowed = {"arena_kernel.plugin", "arena_kernel.testkit"}
+    assert all(found <= allowed for found in tests.values()), tests
 
 
 @pytest.mark.parametrize("name", ["go", "number_duel", LONGEST])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from arena_dominion_sexpr.player import SexprPlayer, bot_main, make_bot
+from arena_dominion_sexpr.bot import SexprPlayer, run
+from arena_dominion_text.players import BigMoney
 
 
 def make() -> SexprPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("bigmoney")
+    return SexprPlayer(BigMoney())
 
 
 if __name__ == "__main__":
-    bot_main("bigmoney")
+    run(BigMoney)

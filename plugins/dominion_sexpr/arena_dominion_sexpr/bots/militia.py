@@ -3,13 +3,14 @@ always played."""
 
 from __future__ import annotations
 
-from arena_dominion_sexpr.player import SexprPlayer, bot_main, make_bot
+from arena_dominion_sexpr.bot import SexprPlayer, run
+from arena_dominion_text.players import DoubleMilitia
 
 
 def make() -> SexprPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("militia")
+    return SexprPlayer(DoubleMilitia())
 
 
 if __name__ == "__main__":
-    bot_main("militia")
+    run(DoubleMilitia)

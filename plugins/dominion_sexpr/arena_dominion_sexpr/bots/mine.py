@@ -3,13 +3,14 @@ turn Silver into Gold or Copper into Silver."""
 
 from __future__ import annotations
 
-from arena_dominion_sexpr.player import SexprPlayer, bot_main, make_bot
+from arena_dominion_sexpr.bot import SexprPlayer, run
+from arena_dominion_sexpr.players import MineBigMoney
 
 
 def make() -> SexprPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("mine")
+    return SexprPlayer(MineBigMoney())
 
 
 if __name__ == "__main__":
-    bot_main("mine")
+    run(MineBigMoney)

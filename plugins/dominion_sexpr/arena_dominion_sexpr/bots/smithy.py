@@ -3,13 +3,14 @@ Treasures, always played."""
 
 from __future__ import annotations
 
-from arena_dominion_sexpr.player import SexprPlayer, bot_main, make_bot
+from arena_dominion_sexpr.bot import SexprPlayer, run
+from arena_dominion_text.players import SmithyBigMoney
 
 
 def make() -> SexprPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("smithy")
+    return SexprPlayer(SmithyBigMoney())
 
 
 if __name__ == "__main__":
-    bot_main("smithy")
+    run(SmithyBigMoney)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+from arena_dominion_text.bot import TextPlayer, run
+from arena_dominion_text.players import BigMoney
 
 
 def make() -> TextPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("bigmoney")
+    return TextPlayer(BigMoney())
 
 
 if __name__ == "__main__":
-    bot_main("bigmoney")
+    run(BigMoney)

@@ -3,13 +3,14 @@ as the Provinces run out."""
 
 from __future__ import annotations
 
-from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+from arena_dominion_text.bot import TextPlayer, run
+from arena_dominion_text.players import BigMoneyUltimate
 
 
 def make() -> TextPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("bmu")
+    return TextPlayer(BigMoneyUltimate())
 
 
 if __name__ == "__main__":
-    bot_main("bmu")
+    run(BigMoneyUltimate)

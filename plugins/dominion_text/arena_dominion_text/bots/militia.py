@@ -4,13 +4,14 @@ simulators' check: never buy a card that ends the game while this bot would lose
 
 from __future__ import annotations
 
-from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+from arena_dominion_text.bot import TextPlayer, run
+from arena_dominion_text.players import DoubleMilitia
 
 
 def make() -> TextPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("militia")
+    return TextPlayer(DoubleMilitia())
 
 
 if __name__ == "__main__":
-    bot_main("militia")
+    run(DoubleMilitia)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from arena_dominion_text.player import TextPlayer, bot_main, make_bot
+import random
+
+from arena_dominion_text.bot import TextPlayer, run
+from arena_dominion_text.players import RandomStrategy
 
 
 def make(seed: int | None = None) -> TextPlayer:
     """The same bot in process, for the game's fast ``inproc`` runs."""
-    return make_bot("random", seed)
+    return TextPlayer(RandomStrategy(random.Random(seed)))
 
 
 if __name__ == "__main__":
-    bot_main("random", seeded=True)
+    run(RandomStrategy, seeded=True)

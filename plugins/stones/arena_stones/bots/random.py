@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
-from arena_stones.engine import Move, Position
-from arena_stones.players import Player, run
+from arena_stones.bot import StonesBot, run
+from arena_stones.players import RandomPlayer
 
 
-class RandomPlayer(Player):
-    """The baseline every other bot must beat, and a cheap opponent for rules tests."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__()
-        self.rng = random.Random(seed)
-
-    def choose(self, position: Position) -> Move:
-        return self.rng.choice(position.legal_moves())
-
-
-def make(seed: int | None = None) -> RandomPlayer:
-    return RandomPlayer(seed)
+def make(seed: int | None = None) -> StonesBot:
+    return StonesBot(RandomPlayer(seed))
 
 
 if __name__ == "__main__":
-    run(lambda args: make(args.seed), seeded=True)
+    run(lambda args: RandomPlayer(args.seed), seeded=True)

@@ -1,0 +1,89 @@
+"""The strategies, on positions alone: legal moves, the position left as given, the seed
+repeating a game, the greedy and the searching player's judgement, the searcher's budget."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from arena_stones.players import (
+    STARTUP_MARGIN,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+)
+from arena_stones.rules import (
+    ANY_MOVE,
+    ATTACK,
+    ATTACK_ONLY,
+    BLACK,
+    STRENGTHEN,
+    WHITE,
+    C,
+    Position,
+    encode,
+    from_xy,
+)
+
+FACTORIES = {
+    "random": lambda: RandomPlayer(1),
+    "greedy": lambda: GreedyPlayer(1),
+    "search": lambda: SearchPlayer(0.03),
+}
+
+
+def state(position: Position) -> tuple:
+    return (position.cells, position.player, position.phase, position.counts, position.hash)
+
+
+@pytest.mark.parametrize("name", FACTORIES)
+def test_a_player_chooses_a_legal_move_and_leaves_the_position_as_given(name):
+    player: Player = FACTORIES[name]()
+    rng = random.Random(3)
+    position = Position.initial("random", rng)
+    for _ in range(6):
+        before = state(position)
+        move = player.choose(position)
+        assert state(position) == before
+        assert move in position.legal_moves()
+        position.apply(move)
+        if position.winner():
+            break
+
+
+@pytest.mark.parametrize("kind", [RandomPlayer, GreedyPlayer])
+def test_a_seed_repeats_the_choices(kind):
+    def game(seed: int) -> list:
+        player, position, moves = kind(seed), Position.initial(), []
+        while not position.winner() and len(moves) < 40:
+            moves.append(player.choose(position))
+            position.apply(moves[-1])
+        return moves
+
+    assert game(4) == game(4)
+    assert any(game(s) != game(4) for s in range(5, 10)), "another seed plays another game"
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_player_takes_the_last_tzaar_and_does_not_bury_its_last_tott(name, endgame, with_stacks):
+    position = with_stacks(endgame, WHITE, ATTACK_ONLY)
+    player: Player = FACTORIES[name]()
+    move = player.choose(position.copy())
+    assert move[0] == ATTACK and move[2] == from_xy((4, 3))
+    # At a second request without that capture, stacking B1 onto A1 would lose at once.
+    stacks = {k: v for k, v in endgame.items() if k != (4, 3)}
+    stacks[(6, 8)] = encode(BLACK, C, 1)
+    position = with_stacks(stacks, WHITE, ANY_MOVE)
+    suicide = (STRENGTHEN, from_xy((1, 0)), from_xy((0, 0)))
+    assert suicide in position.legal_moves()
+    assert player.choose(position.copy()) != suicide
+
+
+def test_search_budget_leaves_room_for_start_up_on_the_opening_move():
+    player = SearchPlayer(1.0)
+    started = time.perf_counter()
+    player.choose(Position.initial())
+    assert time.perf_counter() - started < 1.0 - STARTUP_MARGIN + 0.1
