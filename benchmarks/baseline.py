@@ -1,5 +1,5 @@
 """The baseline of the store and schedule benchmarks: this kernel with the store, schedule
-and runner files as they were before issue 16, run in a process of its own.
+and runner files as they were at :data:`BEFORE`, run in a process of its own.
 
     from baseline import kernel_tree, run_worker
 
@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 KERNEL = REPO / "kernel" / "arena_kernel"
 
 BEFORE = "b4636aa0ffe2c3ef0d5afb9e806f886619334cae"
-"""The last commit before the change: the default baseline."""
+"""The last commit before compact stored games and the lazy schedule: the default baseline."""
 
 CHANGED = (
     "kernel/store/__init__.py",

@@ -23,7 +23,7 @@ and highest).
 ``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
 kernel from before a change), in a child process run between this process's own trials.
 
-Where it stands (issue 16, two loaded cores): arena's stdio + line round trip costs 1.5 to
+Where it stands (two loaded cores): arena's stdio + line round trip costs 1.5 to
 1.8 times the bare asyncio one in CPU (2.1 to 2.6 times before), 1.67 times in
 instructions counted by valgrind (42.7k for the bare round trip, 71.3k for arena's; 98.5k
 with the game's record made). What is left is spread over some 17 Python calls per round

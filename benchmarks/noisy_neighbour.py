@@ -17,7 +17,7 @@ flooder, median 0.07 ms, p99 0.58 ms, longest 18 ms, no timeout, 1000 of its mes
 stored per game (the cap). The tolerance the tests rely on: no innocent reply times out.
 Before arena bounded what a bot may send unasked, the same script measured beside the
 flooder a median of 54 ms, a p99 of 660 ms, a longest reply of 1.05 s and 4 timeouts at
-``reply = 1.0`` (the issue saw up to 2.9 s), and a Nim flooder game stored some 47,000
+``reply = 1.0`` (up to 2.9 s on a busier machine), and a Nim flooder game stored some 47,000
 spam messages.
 """
 

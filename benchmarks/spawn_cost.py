@@ -15,7 +15,7 @@ to its first byte is the time until the bot's program runs. Four ways of startin
   page tables and all), on the event loop's thread: the way arena started bots before;
 - a bare ``subprocess.Popen`` of the bot on the event loop's thread (``vfork``, no limits).
 
-Where it stands (issue 16, two loaded cores): the loop stalls 1 to 2 ms per start
+Where it stands (two loaded cores): the loop stalls 1 to 2 ms per start
 whatever the referee's size (the preexec_fn way: 4, 30 and 80 ms at 0, 400 and 1600 MB),
 and an unsandboxed bot runs 5.5 to 7 ms after its start begins (about 2 ms for a bare
 ``Popen``: ``setpriv`` and ``prlimit`` are two more program starts). In bubblewrap it runs

@@ -8,21 +8,23 @@ Everything else reads these declarations: the loader's list of allowed keys and 
 of plain values, the spec's defaults, the run key, ``arena init``'s starter file and the
 key table of the README (``python -m arena_kernel.match.schema --markdown`` prints it).
 
-**The run key.** A run is found again by a hash of its identity fields (see
-:func:`identity`). Fields declared :attr:`Identity.ALWAYS` are in it at any value: they
-are the fields of the key's first form, with which every stored run was keyed, so no
-field may ever join them (that would change every stored key, and no stored run would
-resume). A field added since is :attr:`Identity.SET`: in the key only when its value
-differs from its declared default. A file that does not set it (every file written before
-it existed) keeps its key; a file that sets it gets a run of its own. For that to hold, a
-``SET`` field's default must be what a file without the key loads to, never a value the
-loader computes (from the game, the machine): :func:`declare` refuses one.
+**The run key is versioned.** A run is found again by a hash of its identity fields (see
+:func:`identity`). Each field that is part of the identity says in which form of the key
+it joined (``keyed_since``): the fields of form 1, the form every stored run was first
+keyed by, are in it at any value, and no field may ever join them (that would change every
+stored key, and no stored run would resume). A field of a later form is in the key only
+when its value differs from its declared default: a file that does not set it (every file
+written before it existed) keeps its key; a file that sets it gets a run of its own. A key
+added to the schema joins with ``keyed_since = RUN_KEY_VERSION + 1``, and that number
+becomes :data:`RUN_KEY_VERSION`; the entries of a table key (``[clock]``, ``[limits]``)
+join the same way (:func:`keyed_table`). For that to hold, a later field's default must be
+what a file without the key loads to, never a value the loader computes (from the game,
+the machine): :func:`declare` refuses one.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import sys
 import typing
 from collections.abc import Callable, Mapping
@@ -36,15 +38,11 @@ _KEY = "arena_match_key"
 """The dataclass-field metadata entry that holds a field's :class:`Key`."""
 
 
-class Identity(enum.Enum):
-    """Whether (and how) a field is part of the run's identity."""
+RUN_KEY_VERSION = 2
+"""The run key's latest form: the highest ``keyed_since`` of any field or table entry."""
 
-    NONE = "no"
-    """Not part of it: changing the value still resumes the run (a database folder)."""
-    ALWAYS = "always"
-    """Part of it at any value: only the fields of the run key's first form."""
-    SET = "when set"
-    """Part of it when the value is not the declared default: every field added later."""
+FIRST_FORM = 1
+"""The form of the key every stored run was first keyed by: its fields count at any value."""
 
 
 @dataclass(frozen=True)
@@ -52,17 +50,20 @@ class Key:
     """A match-file key: its :class:`Option` and what only match-file keys have.
 
     ``name`` is the key as written when it is not the field's name; the spec holds the
-    written value times ``unit`` (``max_message_kb`` -> bytes). ``default_text`` says in
+    written value times ``unit`` (``max_message_kb`` -> bytes). ``keyed_since`` is the form
+    of the run key the field joined in (:data:`FIRST_FORM` or later), ``None`` for a field
+    that is not part of the run's identity. ``default_text`` says in
     words a default the loader computes (from the game, the file, the machine).
     ``registry`` names the kind of plugin a value names (``"codec"``: an installed codec).
     ``table`` declares the keys of a table (``[clock]``); ``items`` is the spec class whose
     declared fields are the keys of each table of an array (``[[bots]]``). ``keyed_as``
     turns the value into its form in the run key, where that form is older than the
-    value's type. ``example`` is a value a starter file shows for a key it leaves unset.
+    value's type (a table's entries: :func:`keyed_table`). ``example`` is a value a starter
+    file shows for a key it leaves unset.
     """
 
     option: Option
-    identity: Identity
+    keyed_since: int | None
     name: str | None = None
     unit: int = 1
     default_text: str | None = None
@@ -73,16 +74,21 @@ class Key:
     example: Any = None
 
 
-def declare(option: Option, identity: Identity, *, required: bool = False, **details: Any) -> Any:
+def declare(
+    option: Option, *, keyed_since: int | None, required: bool = False, **details: Any
+) -> Any:
     """A dataclass field declared as a match-file key (see :class:`Key` for ``details``).
 
     Its default is the option's (times ``unit``); ``required`` fields have none.
     """
-    key = Key(option, identity, **details)
-    if identity is Identity.SET and (required or key.default_text is not None):
+    key = Key(option, keyed_since, **details)
+    if keyed_since is not None and keyed_since < FIRST_FORM:
+        raise TypeError(f"keyed_since is a form of the run key, {FIRST_FORM} or later")
+    if _joined_later(keyed_since) and (required or key.default_text is not None):
         raise TypeError(
-            "an Identity.SET field needs a fixed default: a file without the key must load "
-            "to it, so that runs stored before the key existed keep their keys"
+            "a field that joined the run key after its first form needs a fixed default: a "
+            "file without the key must load to it, so that runs stored before the key "
+            "existed keep their keys"
         )
     metadata = {_KEY: key}
     if required:
@@ -128,17 +134,19 @@ def file_keys(spec_class: type) -> tuple[str, ...]:
     return tuple(entry.name for entry in declared(spec_class))
 
 
+def _joined_later(keyed_since: int | None) -> bool:
+    return keyed_since is not None and keyed_since > FIRST_FORM
+
+
 def identity(spec: Any) -> dict[str, Any]:
     """The part of ``spec`` (a declared spec object) that identifies its run, by field
-    name: every ``ALWAYS`` field, every ``SET`` field away from its default, the tables of
-    an array (``bots``) by their own identity."""
+    name: every field of the key's first form, every later one away from its default, the
+    tables of an array (``bots``) by their own identity."""
     payload: dict[str, Any] = {}
     for entry in declared(type(spec)):
         key = entry.key
         value = getattr(spec, entry.field)
-        if key.identity is Identity.NONE or (
-            key.identity is Identity.SET and value == entry.default
-        ):
+        if key.keyed_since is None or (_joined_later(key.keyed_since) and value == entry.default):
             continue
         if key.items is not None:
             value = [identity(item) for item in value]
@@ -146,6 +154,18 @@ def identity(spec: Any) -> dict[str, Any]:
             value = key.keyed_as(value)
         payload[entry.field] = value
     return payload
+
+
+def keyed_table(
+    entries: Mapping[str, Any], defaults: Mapping[str, Any], since: Mapping[str, int]
+) -> dict[str, Any]:
+    """A table key's entries as the run key holds them: an entry of the first form at any
+    value, one that joined later (``since``: entry -> form) only away from its default."""
+    return {
+        name: value
+        for name, value in entries.items()
+        if since.get(name, FIRST_FORM) == FIRST_FORM or value != defaults[name]
+    }
 
 
 def file_value(value: Any) -> Any:
@@ -193,13 +213,13 @@ def markdown(spec_class: type) -> str:
     for entry in declared(spec_class):
         key = entry.key
         header = _header(entry)
-        changes = "no" if key.identity is Identity.NONE else "yes"
+        changes = "no" if key.keyed_since is None else "yes"
         rows.append(
             _row(header, value_text(key.option, key), _default_text(entry), changes, key.option)
         )
         rows += _table_rows(header, key, changes)
         for item in declared(key.items) if key.items is not None else ():
-            item_changes = "no" if item.key.identity is Identity.NONE else changes
+            item_changes = "no" if item.key.keyed_since is None else changes
             rows.append(
                 _row(
                     f"{header} {item.name}",

@@ -2,8 +2,8 @@
 
 Each field below that a file sets is declared once with
 :func:`~arena_kernel.match.schema.declare` (type, default, accepted values, help text,
-identity): :mod:`arena_kernel.match.schema` says who reads the declarations and the rule
-that keeps run keys stable when a field is added.
+the form of the run key it joined): :mod:`arena_kernel.match.schema` says who reads the
+declarations and the rule that keeps run keys stable when a field is added.
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
-from arena_kernel.match.schema import Identity, declare, identity
+from arena_kernel.match.schema import FIRST_FORM, declare, identity, keyed_table
 from arena_kernel.options import Option
 from arena_kernel.referee.clocks import MODES, Clocks
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 from arena_kernel.transports.base import Limits
-
-ALWAYS, NONE, SET = Identity.ALWAYS, Identity.NONE, Identity.SET
 
 
 @dataclass(frozen=True)
@@ -30,7 +28,9 @@ class BotSpec:
     """One ``[[bots]]`` table. Exactly one of ``cmd``, ``builtin`` or ``connect`` is set."""
 
     name: str = declare(
-        Option(None, "The bot's name, unique in the file.", type=str), ALWAYS, required=True
+        Option(None, "The bot's name, unique in the file.", type=str),
+        keyed_since=FIRST_FORM,
+        required=True,
     )
     cmd: tuple[str, ...] | None = declare(
         Option(
@@ -40,12 +40,12 @@ class BotSpec:
             "folder unless cwd says otherwise.",
             type=list[str],
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         example=["python3", "my_bot.py"],
     )
     builtin: str | None = declare(
         Option(None, "One of the game's built-in bots (arena init GAME lists them).", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     args: tuple[str, ...] = declare(
         Option(
@@ -54,7 +54,7 @@ class BotSpec:
             '["--time", "0.5"].',
             type=list[str],
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     inproc: bool = declare(
         Option(
@@ -62,24 +62,24 @@ class BotSpec:
             "A built-in bot that supports it runs inside the arena process: much faster, "
             "the same bytes.",
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     connect: bool = declare(
         Option(
             False,
             "A bot started by someone else, which connects to the arena by itself (tcp).",
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     transport: str | None = declare(
         Option(None, "This bot's transport (not with inproc).", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         registry="transport",
         default_text="the match's",
     )
     env: Mapping[str, str] = declare(
         Option({}, "Extra environment variables, a table of strings (not with connect or inproc)."),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         example={"DEBUG": "1"},
     )
     cwd: str | None = declare(
@@ -88,7 +88,7 @@ class BotSpec:
             "The folder the bot runs in, relative to the match file (not with connect or inproc).",
             type=str,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         default_text="the match file's folder for a cmd",
         example="bots",
     )
@@ -101,7 +101,7 @@ class BotSpec:
             minimum=1,
             maximum=65535,
         ),
-        NONE,
+        keyed_since=None,
         example=6001,
     )
     peer: str | None = declare(
@@ -110,7 +110,7 @@ class BotSpec:
             "A connect bot over tcp: its seat takes only connections from this IP address.",
             type=str,
         ),
-        NONE,
+        keyed_since=None,
         example="127.0.0.1",
     )
     sandbox: Mapping[str, Any] = declare(
@@ -119,7 +119,7 @@ class BotSpec:
             "This bot's own [sandbox] keys, in a [bots.sandbox] table after its [[bots]] "
             "(not with connect or inproc).",
         ),
-        NONE,
+        keyed_since=None,
         table=BOT_SANDBOX_KEYS,
         default_text="the run's [sandbox]",
         example={"writable": ["out"]},
@@ -158,19 +158,12 @@ CLOCK_KEYS: Mapping[str, Option] = {
 """The keys of ``[clock]``, in seconds but ``mode`` and ``wall_cap``; each defaults to the
 game's (a game sets times only: the mode and the cap default to the kernel's)."""
 
-_FIRST_CLOCK_KEYS = ("startup", "reply", "grace", "game", "kill")
-"""The clocks of the run key's first form."""
+CLOCK_KEYED_SINCE = {"mode": 2, "wall_cap": 2}
+"""The ``[clock]`` entries that joined the run key after its first form, and the form."""
 
 
-def _first_clock_form(clock: Mapping[str, Any]) -> dict[str, Any]:
-    """The clocks as run keys have always held them: a key added since (the mode, the wall
-    cap) is in the key only when it differs from the kernel's default, so that the stored
-    runs of files that do not set it keep their keys."""
-    return {
-        name: value
-        for name, value in clock.items()
-        if name in _FIRST_CLOCK_KEYS or value != getattr(_KERNEL_CLOCKS, name)
-    }
+def _keyed_clock(clock: Mapping[str, Any]) -> dict[str, Any]:
+    return keyed_table(clock, asdict(_KERNEL_CLOCKS), CLOCK_KEYED_SINCE)
 
 
 _KERNEL_LIMITS = Limits()
@@ -236,24 +229,17 @@ DYNAMIC_FORMATS = ("swiss", "knockout")
 SEATINGS = ("rotations", "permutations")
 
 
-_FIRST_LIMITS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
-"""The limits of the run key's first form."""
+LIMITS_KEYED_SINCE = {"write_mb": 2}
+"""The ``[limits]`` entries that joined the run key after its first form, and the form."""
 
 
-def _first_limits_form(limits: Limits) -> dict[str, Any]:
-    """The limits as run keys have always held them: a limit added since is in the key
-    only when it differs from the kernel's default (the rule of ``Identity.SET``), so that
-    the stored runs of files that do not set it keep their keys."""
-    return {
-        name: value
-        for name, value in asdict(limits).items()
-        if name in _FIRST_LIMITS or value != getattr(_KERNEL_LIMITS, name)
-    }
+def _keyed_limits(limits: Limits) -> dict[str, Any]:
+    return keyed_table(asdict(limits), asdict(_KERNEL_LIMITS), LIMITS_KEYED_SINCE)
 
 
-def _first_seats_form(seats: tuple[int, ...]) -> int | list[int]:
-    """One count as the plain integer keys were made of before lists were allowed, so that
-    the stored runs of single-count files keep their keys and still resume."""
+def _keyed_seats(seats: tuple[int, ...]) -> int | list[int]:
+    """One count as the key's first form holds it (a plain integer, lists came later), so
+    that the stored runs of single-count files keep their keys and still resume."""
     return seats[0] if len(seats) == 1 else list(seats)
 
 
@@ -269,13 +255,13 @@ class MatchSpec:
     path: Path
     game: str = declare(
         Option(None, "The game to play: an installed game's name.", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         required=True,
         registry="game",
     )
     name: str = declare(
         Option("match", "The run's name in the database and the reports."),
-        NONE,
+        keyed_since=None,
         default_text="the file's name without .toml",
         example="my-match",
     )
@@ -285,7 +271,7 @@ class MatchSpec:
             "Each game's seed is derived from it and the game's number, so the same file "
             "plays the same games whatever the concurrency.",
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     seats: tuple[int, ...] = declare(
         Option(
@@ -296,10 +282,10 @@ class MatchSpec:
             type=int | list[int],
             minimum=1,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         required=True,
         default_text="the game's smallest count",
-        keyed_as=_first_seats_form,
+        keyed_as=_keyed_seats,
     )
     format: Literal["round-robin", "gauntlet", "swiss", "knockout"] = declare(
         Option(
@@ -311,11 +297,11 @@ class MatchSpec:
             "as seeds.",
             choices=FORMATS,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     challenger: str | None = declare(
         Option(None, "Gauntlet only: the name of the bot under test.", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         default_text="the first bot",
         example="mine",
     )
@@ -326,10 +312,10 @@ class MatchSpec:
             'plays every seat equally often. "permutations": once per seat order.',
             choices=SEATINGS,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
     )
     rounds: int = declare(
-        Option(1, "How many times the whole schedule is played.", minimum=1), ALWAYS
+        Option(1, "How many times the whole schedule is played.", minimum=1), keyed_since=FIRST_FORM
     )
     games: int | None = declare(
         Option(
@@ -339,12 +325,12 @@ class MatchSpec:
             type=int,
             minimum=1,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         example=100,
     )
     concurrency: int = declare(
         Option(1, "Games played at the same time (sessions, for session games).", minimum=1),
-        NONE,
+        keyed_since=None,
         default_text="the number of CPUs",
         example=4,
     )
@@ -355,7 +341,7 @@ class MatchSpec:
             "Dask cluster), or another installed executor. The same file plays the same games "
             "whichever plays them, and a run started with one resumes with another.",
         ),
-        NONE,
+        keyed_since=None,
         registry="executor",
     )
     executor_options: Mapping[str, Mapping[str, Any]] = declare(
@@ -364,7 +350,7 @@ class MatchSpec:
             "Options of the installed executor NAME, such as [executor_options.dask] "
             'scheduler = "tcp://host:8786".',
         ),
-        NONE,
+        keyed_since=None,
         default_text="the executor's",
     )
     database: Path = declare(
@@ -373,26 +359,26 @@ class MatchSpec:
             "The SQLite results file. A relative path is relative to the match file's "
             "folder, as are logs and each bot's cwd.",
         ),
-        NONE,
+        keyed_since=None,
     )
     logs: Path = declare(
-        Option(Path("arena-logs"), "The folder for event logs and bots' stderr."), NONE
+        Option(Path("arena-logs"), "The folder for event logs and bots' stderr."), keyed_since=None
     )
     codec: str | None = declare(
         Option(None, "The game's codec, or another installed one.", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         registry="codec",
         default_text="the game's",
     )
     transport: str | None = declare(
         Option(None, "The game's transport, or another installed one.", type=str),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         registry="transport",
         default_text="the game's",
     )
     scorers: tuple[str, ...] = declare(
         Option(("wins",), "The standings to compute.", type=list[str]),
-        NONE,
+        keyed_since=None,
         registry="scorer",
         default_text='"wins" plus a rating: "elo" when every game has two seats, "openskill" '
         "when any has three or more (those installed)",
@@ -404,7 +390,7 @@ class MatchSpec:
             "the standings name as deciding when the tables disagree.",
             type=str,
         ),
-        NONE,
+        keyed_since=None,
         default_text="the first of scorers",
     )
     plugins: tuple[str, ...] = declare(
@@ -414,7 +400,7 @@ class MatchSpec:
             "a game, codec, transport or scorer that is not installed as a package.",
             type=list[str],
         ),
-        NONE,
+        keyed_since=None,
         example=["my_package.arena_plugin"],
     )
     max_message: int = declare(
@@ -423,22 +409,22 @@ class MatchSpec:
             "The largest message a bot may send, in KiB; a longer one is a fault.",
             minimum=1,
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         name="max_message_kb",
         unit=1024,
     )
     clock: Mapping[str, float | str | None] = declare(
         Option({}, "Time limits in seconds, on top of the game's."),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         table=CLOCK_KEYS,
         default_text="the game's",
-        keyed_as=_first_clock_form,
+        keyed_as=_keyed_clock,
     )
     limits: Limits = declare(
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         table=LIMIT_KEYS,
-        keyed_as=_first_limits_form,
+        keyed_as=_keyed_limits,
     )
     sandbox: SandboxSettings = declare(
         Option(
@@ -448,12 +434,12 @@ class MatchSpec:
             "other bots, the database or the logs.",
             type=dict,
         ),
-        NONE,
+        keyed_since=None,
         table=SANDBOX_KEYS,
     )
     knockout: Mapping[str, Any] = declare(
         Option({}, 'The ties of format = "knockout".'),
-        SET,
+        keyed_since=2,
         table=KNOCKOUT_KEYS,
         example={"games": 2, "tiebreak": 2},
     )
@@ -464,7 +450,7 @@ class MatchSpec:
             "are played in pairs, one seed for both colours, and the run stops as soon as "
             "the test accepts H0 or H1 (or when the schedule ends).",
         ),
-        SET,
+        keyed_since=2,
         table=SPRT_KEYS,
         example={"elo0": 0, "elo1": 5},
     )
@@ -474,12 +460,12 @@ class MatchSpec:
             "The game's own options (arena init GAME writes them all, with their defaults "
             "and help).",
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         default_text="the game's",
     )
     transport_options: Mapping[str, Mapping[str, Any]] = declare(
         Option({}, "Options of the installed transport NAME, such as [transport_options.tcp]."),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         default_text="the transport's",
     )
     bots: tuple[BotSpec, ...] = declare(
@@ -489,7 +475,7 @@ class MatchSpec:
             "exactly one of cmd, builtin or connect = true.",
             type=list[dict[str, Any]],
         ),
-        ALWAYS,
+        keyed_since=FIRST_FORM,
         required=True,
         items=BotSpec,
     )

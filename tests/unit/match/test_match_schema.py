@@ -18,8 +18,21 @@ from paths import REPO
 
 from arena_kernel.errors import MatchFileError
 from arena_kernel.match.loader import load_match, validate
-from arena_kernel.match.schema import Identity, declare, declared, markdown
-from arena_kernel.match.spec import CLOCK_KEYS, LIMIT_KEYS, BotSpec, MatchSpec
+from arena_kernel.match.schema import (
+    FIRST_FORM,
+    RUN_KEY_VERSION,
+    declare,
+    declared,
+    markdown,
+)
+from arena_kernel.match.spec import (
+    CLOCK_KEYED_SINCE,
+    CLOCK_KEYS,
+    LIMIT_KEYS,
+    LIMITS_KEYED_SINCE,
+    BotSpec,
+    MatchSpec,
+)
 from arena_kernel.match.starter import starter_file
 from arena_kernel.options import Option
 from arena_kernel.registries.registry import Entry
@@ -103,8 +116,8 @@ connect = true
 class WithTeams(MatchSpec):
     """The schema with two more keys: one that changes the games, one that does not."""
 
-    teams: int = declare(Option(1, "Seats per team.", minimum=1), Identity.SET)
-    note: str = declare(Option("none", "A word for the organisers."), Identity.NONE)
+    teams: int = declare(Option(1, "Seats per team.", minimum=1), keyed_since=RUN_KEY_VERSION + 1)
+    note: str = declare(Option("none", "A word for the organisers."), keyed_since=None)
 
 
 @pytest.fixture
@@ -177,7 +190,7 @@ def test_a_clock_key_added_since_is_in_the_key_only_away_from_its_default(load, 
 
 def test_only_the_fields_of_the_first_run_key_are_always_in_it() -> None:
     """A field that joined these would change the key of every stored run: none may."""
-    always = {
+    first = {
         MatchSpec: {
             "game", "seed", "seats", "format", "challenger", "seatings", "rounds", "games",
             "codec", "transport", "max_message", "clock", "limits", "game_options",
@@ -185,10 +198,33 @@ def test_only_the_fields_of_the_first_run_key_are_always_in_it() -> None:
         },
         BotSpec: {"name", "cmd", "builtin", "args", "inproc", "connect", "transport", "env", "cwd"},
     }  # fmt: skip
-    added = {MatchSpec: {"sprt", "knockout"}, BotSpec: set()}  # in the key where a file sets them
-    for spec, fields in always.items():
-        assert {e.field for e in declared(spec) if e.key.identity is Identity.ALWAYS} == fields
-        assert {e.field for e in declared(spec) if e.key.identity is Identity.SET} == added[spec]
+    later = {
+        MatchSpec: {"sprt": 2, "knockout": 2},
+        BotSpec: {},
+    }  # in the key where a file sets them
+    for spec, fields in first.items():
+        since = {e.field: e.key.keyed_since for e in declared(spec)}
+        assert {field for field, form in since.items() if form == FIRST_FORM} == fields
+        assert {f: form for f, form in since.items() if form and form > FIRST_FORM} == later[spec]
+
+
+def test_the_table_entries_that_joined_later_are_entries_of_their_tables() -> None:
+    assert set(CLOCK_KEYED_SINCE) < set(CLOCK_KEYS)
+    assert set(LIMITS_KEYED_SINCE) < set(LIMIT_KEYS)
+
+
+def test_the_run_key_version_is_the_latest_form_any_key_joined_in() -> None:
+    """A key added later says the form it joined in, and that form is the latest: the
+    version tells a maintainer the number the next key joins with (one more)."""
+    forms = [
+        e.key.keyed_since
+        for spec in (MatchSpec, BotSpec)
+        for e in declared(spec)
+        if e.key.keyed_since
+    ]
+    forms += [*CLOCK_KEYED_SINCE.values(), *LIMITS_KEYED_SINCE.values()]
+    assert max(forms) == RUN_KEY_VERSION
+    assert min(forms) == FIRST_FORM
 
 
 # A new key in the schema
@@ -245,7 +281,7 @@ def test_a_new_identity_key_needs_a_fixed_default(details) -> None:
     """A default computed from the game or the machine would be in the key of files that
     never set the key: their stored runs would not resume."""
     with pytest.raises(TypeError, match="needs a fixed default"):
-        declare(Option(None, "x", type=int), Identity.SET, **details)
+        declare(Option(None, "x", type=int), keyed_since=RUN_KEY_VERSION + 1, **details)
 
 
 # Everything a person reads comes from the declarations
