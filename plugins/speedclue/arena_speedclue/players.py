@@ -4,7 +4,7 @@ A protocol adapter (or :mod:`arena_speedclue.simulate`) calls the :class:`Player
 the referee's message order, so the same logic serves the TCP bots, in-process games and the
 strength benchmark.
 
-:class:`RandomPlayer` is the baseline the issue measures against: random new suggestions, and
+:class:`RandomPlayer` is the baseline the deducer is measured against: random new suggestions, and
 an accusation only when its own hand, the cards it was shown and its undisproved suggestions
 leave no doubt. :class:`Deducer` keeps a full knowledge base of who may hold each card and
 asks about the cards most likely to be in the envelope.

@@ -6,7 +6,7 @@ By default the games go through the real referee: a match of the ``deducer`` and
 ``random`` bots as TCP programs, seats rotating (game ``g`` is rotation ``g % 3``), stored in
 a SQLite file in a temporary folder. ``--inproc`` runs the bots in the arena's process
 instead; ``--simulate`` skips the referee and plays the players directly (the rules engine's
-speed). The issue's target is a win rate of at least 70 %. Prints the win rate overall and
+speed). The deducer should win at least 70 % of its games. Prints the win rate overall and
 per seat, how the games ended, and the time per game.
 """
 
