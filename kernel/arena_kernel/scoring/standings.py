@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from arena_kernel.scoring.base import Scorer, Standings
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import Scorer
 from arena_kernel.scoring.faults import FaultedResult, fault_losses
 from arena_kernel.scoring.sprt_run import sprt_standings
 
