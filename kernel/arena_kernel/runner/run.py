@@ -16,6 +16,7 @@ from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.match.stages import Stages, StageSchedule
+from arena_kernel.match.standings import RunStandings, run_standings
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame, Standings
 from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
@@ -26,7 +27,6 @@ from arena_kernel.runner.fd_budget import raise_open_file_limit
 from arena_kernel.runner.player import os_error, starts_any
 from arena_kernel.scoring.base import played
 from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
-from arena_kernel.scoring.standings import RunStandings, run_standings
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
 
