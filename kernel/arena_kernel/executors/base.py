@@ -3,7 +3,7 @@ record to the runner, which stores it.
 
 The runner (:class:`~arena_kernel.runner.run.Runner`) schedules, stores and scores; an
 executor decides only where the referee code runs. Both built-in executors play a session
-with the same :class:`~arena_kernel.runner.player.SessionPlayer`, so a game is refereed
+with the same :class:`~arena_kernel.executors.player.SessionPlayer`, so a game is refereed
 the same way whichever plays it, and the same match file gives the same games.
 """
 

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
+from arena_kernel.executors.crowding import crowding_note
+from arena_kernel.executors.fd_budget import raise_open_file_limit
+from arena_kernel.executors.player import os_error, starts_any
 from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
@@ -22,9 +25,6 @@ from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
 from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
-from arena_kernel.runner.crowding import crowding_note
-from arena_kernel.runner.fd_budget import raise_open_file_limit
-from arena_kernel.runner.player import os_error, starts_any
 from arena_kernel.scoring.base import played
 from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
 from arena_kernel.store.lock import exclusive_run
