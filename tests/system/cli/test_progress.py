@@ -22,6 +22,7 @@ from arena_cli import arena, untimed
 from paths import REPO
 
 from arena_kernel.cli.progress import LEADER_EVERY, ProgressReport, Ranking
+from arena_kernel.executors.crowding import usable_cores
 from arena_kernel.model import (
     Fault,
     FaultKind,
@@ -32,7 +33,6 @@ from arena_kernel.model import (
     Standings,
 )
 from arena_kernel.runner.api import prepare
-from arena_kernel.runner.crowding import usable_cores
 from arena_kernel.scoring.base import GameResult
 from arena_kernel.scoring.wins import WinsScorer
 
