@@ -226,7 +226,7 @@ def close_run(token: str) -> None:
 
 
 def deliver(result: SessionResult, results: Results) -> None:
-    """Hand a session a worker played to ``results`` (the runner, on the coordinator): its
+    """Hand a session a worker played to ``results`` (the run's results, on the coordinator): its
     logs written under the run's log folder there, its records pointing at them, its
     failures reported, its games stored."""
     worker_root = Path(result.log_root)
