@@ -76,7 +76,7 @@ def layer_problems(root: Path, layers: Layers) -> list[str]:
     rank = {part: n for n, (_layer, parts) in enumerate(layers) for part in parts}
     name = {part: layer for layer, parts in layers for part in parts}
     found = imports_between_parts(root)
-    unlisted = sorted({p for i in found for p in (i.source, i.target)} - rank.keys())
+    unlisted = sorted({part_of(module, root) for module in package_modules(root)} - rank.keys())
     problems = [f"{part} is in no layer" for part in unlisted]
     problems += [
         f"{i.where}: {i.source} ({name[i.source]}) imports {i.target} ({name[i.target]})"
