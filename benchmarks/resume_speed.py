@@ -135,9 +135,9 @@ def resume(match: Path) -> None:
 def standings(match: Path) -> None:
     """Time the standings, the per-bot figures and ``arena standings``; print JSON."""
     from arena_kernel.cli import main as entry
+    from arena_kernel.match.standings import run_standings
     from arena_kernel.registries.manager import get_plugin_manager, load_registries
     from arena_kernel.report.stats import bot_stats
-    from arena_kernel.scoring.standings import run_standings
     from arena_kernel.store import Store
 
     database = match.with_name("stones.sqlite")

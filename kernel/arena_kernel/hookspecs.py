@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 from arena_kernel.markers import hookspec
 
 if TYPE_CHECKING:
-    from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
-    from arena_kernel.scoring.base import Standings
+    from arena_kernel.model import GameRecord, RunInfo, ScheduledGame, Standings
 
 Register = Callable[[type[Any]], None]
 

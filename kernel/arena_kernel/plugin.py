@@ -27,7 +27,17 @@ from arena_kernel.errors import SetupError
 from arena_kernel.games.base import BuiltinBot, Game
 from arena_kernel.hookspecs import Register
 from arena_kernel.markers import hookimpl
-from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, RunInfo, ScheduledGame
+from arena_kernel.model import (
+    Estimate,
+    Event,
+    Fault,
+    FaultKind,
+    GameRecord,
+    Outcome,
+    RunInfo,
+    ScheduledGame,
+    Standings,
+)
 from arena_kernel.options import Option
 from arena_kernel.referee.clocks import Clocks
 
@@ -44,7 +54,7 @@ if TYPE_CHECKING:
     )
     from arena_kernel.referee.table import Reply, Table
     from arena_kernel.report.renderer import Renderer, Replay, Step
-    from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings
+    from arena_kernel.scoring.base import GameResult, Scorer
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
     from arena_kernel.transports.cpu_meter import CpuMeter
     from arena_kernel.transports.process import BotProcess, spawn
@@ -119,10 +129,8 @@ _ON_FIRST_USE = {
     "Renderer": "arena_kernel.report.renderer",
     "Replay": "arena_kernel.report.renderer",
     "Step": "arena_kernel.report.renderer",
-    "Estimate": "arena_kernel.scoring.base",
     "GameResult": "arena_kernel.scoring.base",
     "Scorer": "arena_kernel.scoring.base",
-    "Standings": "arena_kernel.scoring.base",
     "ConnectError": "arena_kernel.transports.base",
     "CpuMeter": "arena_kernel.transports.cpu_meter",
     "Connection": "arena_kernel.transports.base",

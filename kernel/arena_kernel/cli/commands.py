@@ -212,7 +212,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
     """Print the standings of a run stored in DATABASE, and each bot's faults."""
     from arena_kernel.cli.database import open_database
     from arena_kernel.cli.summary import StoredFaults, print_standings
-    from arena_kernel.scoring.standings import run_standings
+    from arena_kernel.match.standings import run_standings
     from arena_kernel.store.sqlite import sandbox_counts
 
     with user_errors():

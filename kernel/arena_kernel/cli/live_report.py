@@ -32,7 +32,7 @@ from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 from arena_kernel.registries.report import one_line, warn
 
 if TYPE_CHECKING:
-    from arena_kernel.scoring.base import Standings
+    from arena_kernel.model import Standings
 
 REFRESH_EVERY = 5.0
 """Seconds between the starts of two refreshes, at least."""

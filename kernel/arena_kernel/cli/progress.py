@@ -33,8 +33,9 @@ from arena_kernel.scoring.base import played
 
 if TYPE_CHECKING:
     from arena_kernel.match.spec import MatchSpec
+    from arena_kernel.model import Standings
     from arena_kernel.registries.registry import Registries
-    from arena_kernel.scoring.base import GameResult, Scorer, Standings
+    from arena_kernel.scoring.base import GameResult, Scorer
 
 SANDBOX_MEANS = {
     "bwrap": "every bot the arena starts runs in a bubblewrap sandbox",

@@ -15,8 +15,8 @@ import click
 from arena_kernel.cli.tables import render
 
 if TYPE_CHECKING:
+    from arena_kernel.model import Standings
     from arena_kernel.runner.run import RunSummary
-    from arena_kernel.scoring.base import Standings
     from arena_kernel.store.sqlite import StartupFaults, Store
 
 BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"

@@ -5,12 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-
-def cell(value: Any) -> str:
-    """Scorers round their numbers for display already; None means "undefined"."""
-    if isinstance(value, float):
-        return f"{value:g}"
-    return "-" if value is None else str(value)
+from arena_kernel.model import cell
 
 
 def render(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -1,2 +1,3 @@
-"""Executors: where a run's games are played (this machine's event loop, a Dask cluster),
-while the runner alone stores them."""
+"""Executors: where a run's sessions are played (this machine's event loop, a Dask cluster)
+and how one is played (its bots brought up and sandboxed, its games refereed), while the
+runner alone stores the games."""

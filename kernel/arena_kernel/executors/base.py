@@ -1,9 +1,9 @@
 """What an executor is: given a run's sessions, play them somewhere and hand every game's
-record to the runner, which stores it.
+record to the run's results, which store it.
 
 The runner (:class:`~arena_kernel.runner.run.Runner`) schedules, stores and scores; an
 executor decides only where the referee code runs. Both built-in executors play a session
-with the same :class:`~arena_kernel.runner.player.SessionPlayer`, so a game is refereed
+with the same :class:`~arena_kernel.executors.player.SessionPlayer`, so a game is refereed
 the same way whichever plays it, and the same match file gives the same games.
 """
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # registering an executor imports no game and no referee
 
 
 class Results(Protocol):
-    """Where the games an executor plays go: the runner, which stores each one in a
+    """Where the games an executor plays go: on the coordinator, the run's
+    :class:`~arena_kernel.runner.results.RunResults`, which store each one in a
     transaction of its own as soon as it is handed over."""
 
     disqualified: set[str]

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from arena_kernel.executors.base import Executor, Results
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
+    from arena_kernel.executors.seating import Lineup
     from arena_kernel.match.schedule import Session, Sessions
-    from arena_kernel.runner.seating import Lineup
 
 
 class LocalExecutor(Executor):
@@ -22,9 +22,9 @@ class LocalExecutor(Executor):
     lineup: Lineup | None = None
 
     async def prepare(self, sessions: Sessions) -> None:
-        from arena_kernel.runner.crowding import usable_cores
-        from arena_kernel.runner.fd_budget import check_open_file_limit
-        from arena_kernel.runner.seating import Lineup
+        from arena_kernel.executors.crowding import usable_cores
+        from arena_kernel.executors.fd_budget import check_open_file_limit
+        from arena_kernel.executors.seating import Lineup
 
         spec = self.match.spec
         self.workers = min(spec.concurrency, len(sessions))
@@ -35,7 +35,7 @@ class LocalExecutor(Executor):
         self.crowding = {socket.gethostname(): (self.workers, usable_cores())}
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
-        from arena_kernel.runner.player import SessionPlayer
+        from arena_kernel.executors.player import SessionPlayer
 
         assert self.lineup is not None, "prepare() first"
         player = SessionPlayer(self.match, self.lineup, results)

@@ -21,8 +21,8 @@ from typing import Any
 from arena_kernel.match.knockout import Knockout, KnockoutGame
 from arena_kernel.match.schedule import derive_seed
 from arena_kernel.match.swiss import SwissGame, pair_round, standings
-from arena_kernel.model import ScheduledGame
-from arena_kernel.scoring.base import GameResult, Standings
+from arena_kernel.model import ScheduledGame, Standings
+from arena_kernel.scoring.base import GameResult
 
 Seatings = dict[int, tuple[str, ...]]
 """A stage's games: schedule index -> the bots in seat order."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from arena_kernel.model import Estimate
 from arena_kernel.report.html import esc
-from arena_kernel.scoring.base import Estimate
 
 PALETTE = (
     "#2563eb",

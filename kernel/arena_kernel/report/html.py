@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from arena_kernel.cli.tables import cell
+from arena_kernel.model import cell
 
 CSP = (
     "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "

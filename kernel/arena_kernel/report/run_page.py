@@ -10,13 +10,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena_kernel.model import RunInfo
+from arena_kernel.match.standings import run_standings
+from arena_kernel.model import RunInfo, Standings
 from arena_kernel.report.analysis import cross_table, rating_history, result_kind
 from arena_kernel.report.charts import estimate_chart, history_chart
 from arena_kernel.report.html import esc, page, table
 from arena_kernel.report.stats import BotStats, fault_kinds
-from arena_kernel.scoring.base import Scorer, Standings, roster
-from arena_kernel.scoring.standings import run_standings
+from arena_kernel.scoring.base import Scorer, roster
 from arena_kernel.store.sqlite import GameDetail, sandbox_counts
 
 

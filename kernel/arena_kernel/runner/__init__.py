@@ -1,1 +1,2 @@
-"""Running a match: the schedule, sessions of bots, many games at once, storing results."""
+"""Running a match: the schedule's sessions handed to an executor, each game it plays
+stored, the run's standings."""

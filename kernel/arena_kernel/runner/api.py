@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import signal
 import threading
 from collections.abc import Iterable, Mapping
@@ -47,17 +48,18 @@ def prepare(
     ``concurrency``, ``executor`` and ``executor_options`` (the executor's, on top of the
     file's ``[executor_options.NAME]``) override the file's: what ``arena run -j``,
     ``--executor`` and ``--scheduler`` say."""
-    loaded: list[tuple[ArenaPluginManager, Registries]] = []
 
-    def registries_for(extra: tuple[str, ...]) -> Registries:
+    @functools.cache
+    def plugins_for(extra: tuple[str, ...]) -> tuple[ArenaPluginManager, Registries]:
+        """The manager of ``plugins`` and the file's ``extra`` ones, with its registries:
+        made once, when the loader hands over the file's plugins, and found again here."""
         pm = get_plugin_manager(extra=[*plugins, *extra])
-        loaded.append((pm, load_registries(pm)))
-        return loaded[-1][1]
+        return pm, load_registries(pm)
 
-    spec = load_match(Path(path), registries_for)
+    spec = load_match(Path(path), lambda extra: plugins_for(extra)[1])
     if concurrency is not None:
         spec = dataclasses.replace(spec, concurrency=concurrency)
-    pm, registries = loaded[-1]
+    pm, registries = plugins_for(spec.plugins)
     if executor is not None or executor_options:
         spec = _with_executor(spec, registries, executor or spec.executor, executor_options or {})
     return Prepared(spec, pm, registries)

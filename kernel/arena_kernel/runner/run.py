@@ -7,31 +7,27 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena_kernel import hookspecs
 from arena_kernel.errors import SetupError
+from arena_kernel.executors.base import Executor
+from arena_kernel.executors.crowding import crowding_note
+from arena_kernel.executors.fd_budget import raise_open_file_limit
+from arena_kernel.executors.player import starts_any
 from arena_kernel.match.resolved import resolve
 from arena_kernel.match.schedule import Pending, Schedule, Session, Sessions
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.match.stages import Stages, StageSchedule
-from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
-from arena_kernel.referee.startup import with_stderr_tails
+from arena_kernel.match.standings import RunStandings, run_standings
+from arena_kernel.model import RunInfo, Standings
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
 from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
-from arena_kernel.runner.crowding import crowding_note
-from arena_kernel.runner.fd_budget import raise_open_file_limit
-from arena_kernel.runner.player import os_error, starts_any
-from arena_kernel.scoring.base import Standings, played
+from arena_kernel.runner.results import RunResults
 from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
-from arena_kernel.scoring.standings import RunStandings, run_standings
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
-
-if TYPE_CHECKING:  # the executor comes from the registry: the runner imports none
-    from arena_kernel.executors.base import Executor
 
 
 @dataclass
@@ -82,10 +78,9 @@ class Runner:
 
     Games are grouped into sessions (one per game, or ``spec.concurrency`` of them when
     bots stay connected across games), which the match file's executor plays (:mod:`the
-    local one <arena_kernel.executors.local>`: ``concurrency`` at a time on this event loop).
-    The runner is the executor's :class:`~arena_kernel.executors.base.Results`: each
-    finished game is stored in one transaction as soon as the executor hands it over, so an
-    interrupted run loses at most the games that were in progress.
+    local one <arena_kernel.executors.local>`: ``concurrency`` at a time on this event loop)
+    and hands, game by game, to the run's :class:`~arena_kernel.runner.results.RunResults`,
+    which stores each one.
 
     A failure of the set-up rather than of a bot (:class:`~arena_kernel.errors.SetupError`: a
     command that does not exist, a port in use, no file descriptor left, an unwritable log
@@ -95,11 +90,6 @@ class Runner:
     (:mod:`arena_kernel.store.lock`).
     """
 
-    run: RunInfo
-    summary: RunSummary
-    log_root: Path
-    disqualified: set[str]
-
     def __init__(
         self,
         spec: MatchSpec,
@@ -108,11 +98,15 @@ class Runner:
         pm: ArenaPluginManager,
     ) -> None:
         self.spec = spec
+        self.record = spec_record(spec)
+        """The spec as the store keeps it with the run: what a staged format and the
+        standings read, as they do for a run read back from the store."""
         self.registries = registries
         self.store = store
         self.observers = Observers(pm)
         self.match = resolve(spec, registries)
         self.schedule = Schedule(spec)
+        self.stages = Stages.of(self.record)
         self.lifetime = getattr(self.match.game, "lifetime", type(self.match.game).lifetime)
         executor: type[Executor] = registries.executors.cls(spec.executor)
         options = spec.executor_options.get(spec.executor, {})
@@ -132,11 +126,9 @@ class Runner:
         """Check the set-up, create (or resume) the run, play what is not stored yet (a
         stage at a time for a format whose games depend on the results so far)."""
         spec = self.spec
-        record = spec_record(spec)
-        self.stages = Stages.of(record)
         stored = self.store.find_run(spec.key())
         stored_id = stored.run_id if stored is not None else None
-        self.sprt = self._sprt(stored_id)
+        sprt = self._sprt(stored_id)
         if self.stages is None:
             total = len(self.schedule)
             done = self.store.stored_indexes(stored_id) if stored_id is not None else []
@@ -144,60 +136,66 @@ class Runner:
             skipped = total - len(pending)
         else:
             total = self.stages.most_games
-            results = self.store.results(stored_id) if stored_id is not None else []
-            pending = self._stage(results)
-            skipped = len(results)
+            stored_results = self.store.results(stored_id) if stored_id is not None else []
+            pending = self._stage(stored_results)
+            skipped = len(stored_results)
         sessions = Sessions(pending, self.lifetime, spec.concurrency)
-        playing = bool(sessions) and not (self.sprt is not None and self.sprt.decided)
+        playing = bool(sessions) and not (sprt is not None and sprt.decided)
         if playing:
             await self.executor.prepare(sessions)
             if stored is not None and starts_any(self.match, self.match.bots):
                 self._refuse_other_sandboxes(stored)
-        self.run = self.store.open_run(spec.key(), spec.name, spec.game, record, total)
+        run = self.store.open_run(spec.key(), spec.name, spec.game, self.record, total)
         if playing and starts_any(self.match, self.match.bots):
-            self.run = dataclasses.replace(
-                self.run,
+            run = dataclasses.replace(
+                run,
                 sandbox=self.executor.sandbox,
                 sandbox_note=self.executor.sandbox_note,
                 clock_note=crowding_note(self.match.clocks, self.executor.crowding),
             )
-        self.summary = RunSummary(self.run, skipped=skipped)
-        self.log_root = spec.logs / f"run-{self.run.run_id}"
-        self.disqualified = self.store.disqualified(self.run.run_id)
-        self.observers.notify(hookspecs.arena_run_start, run=self.run)
+        results = RunResults(self.store, run, self.observers, sprt, spec.logs / f"run-{run.run_id}")
+        self.observers.notify(hookspecs.arena_run_start, run=run)
         try:
             if playing:
-                await self.executor.play(self._until_decided(iter(sessions)), self)
-                await self._later_stages(pending)
+                await self.executor.play(_until_decided(iter(sessions), sprt), results)
+                await self._later_stages(pending, results)
         except SetupError as exc:
             left = (
-                f"{len(pending) - self.summary.played} of its games not played"
+                f"{len(pending) - results.played} of its games not played"
                 if self.stages is None
                 else "the rest of its games not played"
             )
             raise SetupError(
                 f"{exc} (the run stopped with {left}; run it again to play them)"
             ) from None
-        decided = self.sprt is not None and self.sprt.decided
-        done_games = self.store.run(self.run.run_id).done_games
-        if self._over(done_games) or decided:
-            self.store.finish_run(self.run.run_id)
+        decided = sprt is not None and sprt.decided
+        done_games = self.store.run(run.run_id).done_games
+        if self._over(done_games, run.run_id) or decided:
+            self.store.finish_run(run.run_id)
+        stopped = None
         if decided and done_games < len(self.schedule):
-            assert self.sprt is not None
-            self.summary.stopped = (
-                f"the SPRT accepted {self.sprt.result.decision} after "
-                f"{self.sprt.result.pairs} pairs of games: the run stopped with "
+            assert sprt is not None
+            stopped = (
+                f"the SPRT accepted {sprt.result.decision} after "
+                f"{sprt.result.pairs} pairs of games: the run stopped with "
                 f"{len(self.schedule) - done_games} of its games not played"
             )
-        results = self.store.results(self.run.run_id)
-        standings = self.standings(results)
-        self.summary.standings, self.summary.faults = standings.tables, standings.faults
-        self.summary.sprt, self.summary.format = standings.sprt, standings.format
-        self.summary.sandboxes = sandbox_counts(results)
-        self.observers.notify(
-            hookspecs.arena_run_end, run=self.run, standings=self.summary.standings
+        stored_results = self.store.results(run.run_id)
+        standings = self.standings(stored_results)
+        summary = RunSummary(
+            run,
+            played=results.played,
+            skipped=skipped,
+            errors=results.errors,
+            standings=standings.tables,
+            faults=standings.faults,
+            sprt=standings.sprt,
+            format=standings.format,
+            stopped=stopped,
+            sandboxes=sandbox_counts(stored_results),
         )
-        return self.summary
+        self.observers.notify(hookspecs.arena_run_end, run=run, standings=summary.standings)
+        return summary
 
     def _refuse_other_sandboxes(self, stored: RunInfo) -> None:
         """Raise :class:`SetupError` when the stored run's games ran their bots under
@@ -224,9 +222,8 @@ class Runner:
         """One table per scorer, the games each bot lost to faults and the SPRT, of the
         run's stored ``results``."""
         names = [b.name for b in self.spec.bots]
-        spec = self.spec
         return run_standings(
-            results, names, spec.scorers, self.registries.scorers.cls, spec_record(spec)
+            results, names, self.spec.scorers, self.registries.scorers.cls, self.record
         )
 
     def _stage(self, results: Sequence[StoredGame]) -> Pending:
@@ -237,25 +234,25 @@ class Runner:
         schedule = StageSchedule(games, self.spec.seed, self.stages.most_games, names)
         return Pending(schedule, schedule.others())
 
-    async def _later_stages(self, first: Pending) -> None:
+    async def _later_stages(self, first: Pending, results: RunResults) -> None:
         """Play the stages after the first, each worked out from the games stored when
         the one before has ended, until none is left. A stage whose games could not be
         stored (a referee error on each) is not tried again in this run."""
         previous = _indexes(first)
         while self.stages is not None:
-            pending = self._stage(self.store.results(self.run.run_id))
+            pending = self._stage(self.store.results(results.run.run_id))
             indexes = _indexes(pending)
             if not indexes or indexes == previous:
                 return
             previous = indexes
             sessions = Sessions(pending, self.lifetime, self.spec.concurrency)
-            await self.executor.play(iter(sessions), self)
+            await self.executor.play(iter(sessions), results)
 
-    def _over(self, done_games: int) -> bool:
+    def _over(self, done_games: int, run_id: int) -> bool:
         """Whether every game of the run is stored (for a staged format: no stage left)."""
         if self.stages is None:
             return done_games == len(self.schedule)
-        return not self.stages.to_play(self.store.results(self.run.run_id))
+        return not self.stages.to_play(self.store.results(run_id))
 
     def _sprt(self, run_id: int | None) -> SprtTracker | None:
         """The run's SPRT (None without ``[sprt]``), fed with the games already stored."""
@@ -266,54 +263,20 @@ class Runner:
             tracker.extend(self.store.results(run_id))
         return tracker
 
-    def _until_decided(self, sessions: Iterator[Session]) -> Iterator[Session]:
-        """The sessions left, until the run's SPRT decides. The games being played then
-        still end and are stored, and the partner of a pair's first game is still played
-        (the test counts whole pairs); nothing else starts. (A session of several games,
-        for a game whose bots live for a session, plays on to its end.)"""
-        last = None
-        for session in sessions:
-            if self.sprt is not None and self.sprt.decided:
-                index = next(iter(session)).index
-                if not (index % 2 == 1 and last == index - 1):
-                    return
-            last = next(iter(session)).index
-            yield session
 
-    # Results: where the executor hands the games it played.
-
-    def game_started(self, game: ScheduledGame) -> None:
-        self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
-
-    def game_ended(self, record: GameRecord) -> None:
-        """Store ``record`` in one transaction, then put the bots it disqualified out. A
-        bot that failed to come up has the end of its stderr in its fault's reason
-        (:func:`~arena_kernel.referee.startup.with_stderr_tails`)."""
-        record = with_stderr_tails(record)
-        game = record.game
-        if self.disqualified.intersection(game.seating) and not record.outcome.void:
-            # Played while another game put one of its bots out of the run (several games
-            # at once): it must not count either.
-            record = dataclasses.replace(
-                record, outcome=dataclasses.replace(record.outcome, void=True)
-            )
-        self.store.save_game(self.run.run_id, record)
-        if self.sprt is not None:
-            self.sprt.add(played(record))
-        self.disqualified.update(game.seating[seat] for seat in record.outcome.disqualified)
-        self.summary.played += 1
-        self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
-
-    def failed(self, label: str, message: str, details: str) -> None:
-        """A game plugin (or the executor) failed on ``label``: the traceback goes to
-        ``<label>.error`` in the run's log folder and the summary counts the error."""
-        path = self.log_root / f"{label}.error"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(details)
-        except OSError as write_error:
-            raise SetupError(f"cannot write {path}: {os_error(write_error)}") from None
-        self.summary.errors.append(f"{label}: {message} (see {path})")
+def _until_decided(sessions: Iterator[Session], sprt: SprtTracker | None) -> Iterator[Session]:
+    """The sessions left, until the run's ``sprt`` decides. The games being played then
+    still end and are stored, and the partner of a pair's first game is still played (the
+    test counts whole pairs); nothing else starts. (A session of several games, for a game
+    whose bots live for a session, plays on to its end.)"""
+    last = None
+    for session in sessions:
+        if sprt is not None and sprt.decided:
+            index = next(iter(session)).index
+            if not (index % 2 == 1 and last == index - 1):
+                return
+        last = next(iter(session)).index
+        yield session
 
 
 def _sandboxed(mode: str) -> str:

@@ -1,6 +1,6 @@
 """Scorers: turning stored game outcomes into standings tables."""
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings
+from arena_kernel.scoring.base import GameResult, Scorer
 from arena_kernel.scoring.elo import EloScorer, Rating, fit_elo
 from arena_kernel.scoring.multiplayer import OpenSkillScorer
 from arena_kernel.scoring.wins import WinsScorer
@@ -11,7 +11,6 @@ __all__ = [
     "OpenSkillScorer",
     "Rating",
     "Scorer",
-    "Standings",
     "WinsScorer",
     "fit_elo",
 ]

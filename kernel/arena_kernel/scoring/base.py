@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from arena_kernel.model import GameRecord
+    from arena_kernel.model import GameRecord, Standings
 
 
 class GameResult(Protocol):
@@ -49,35 +49,6 @@ def played(record: GameRecord) -> PlayedGame:
     outcome = record.outcome
     game = record.game
     return PlayedGame(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A bot's figure in a table with, where the scorer knows it, the interval it is
-    likely in: what the report draws as a bar with error bars and plots over the games."""
-
-    value: float
-    low: float | None = None
-    high: float | None = None
-
-
-@dataclass
-class Standings:
-    """One scorer's table: plain data, printed (and exported) by the CLI.
-
-    ``rows`` are sorted best first, one value per column; a value is None where it is
-    undefined (a rate of a bot that played no counted game). ``notes`` tell the reader
-    what was left out and why. ``estimates`` hold, per bot that has one, the figure the
-    table ranks by (or its natural scale) with its interval, and ``estimate`` says what
-    it is ("Elo, 95% interval").
-    """
-
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    notes: list[str] = field(default_factory=list)
-    estimate: str = ""
-    estimates: dict[str, Estimate] = field(default_factory=dict)
 
 
 class Scorer(ABC):

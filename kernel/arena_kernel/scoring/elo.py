@@ -12,7 +12,8 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural, tallied
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import GameResult, Scorer, plural, tallied
 from arena_kernel.scoring.fit import BASE_RATING as BASE_RATING
 from arena_kernel.scoring.fit import ELO_PER_LOGIT as ELO_PER_LOGIT
 from arena_kernel.scoring.fit import PRIOR_DRAWS as PRIOR_DRAWS

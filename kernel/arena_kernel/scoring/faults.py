@@ -11,7 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from arena_kernel.scoring.base import GameResult, Standings, roster
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import GameResult, roster
 
 
 class FaultedResult(GameResult, Protocol):

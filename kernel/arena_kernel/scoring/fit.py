@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena_kernel.scoring.base import Estimate
+from arena_kernel.model import Estimate
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, plural
+from arena_kernel.model import Estimate, Standings
+from arena_kernel.scoring.base import GameResult, Scorer, plural
 
 
 class OpenSkillScorer(Scorer):

@@ -44,7 +44,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from arena_kernel.scoring.base import GameResult, Scorer, Standings, plural, tallied
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import GameResult, Scorer, plural, tallied
 from arena_kernel.scoring.fit import (
     Rating,
     centred_ratings,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from arena_kernel.scoring.base import GameResult, Standings
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import GameResult
 from arena_kernel.scoring.sprt import SprtResult, SprtSettings, sprt
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")

@@ -6,7 +6,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena_kernel.scoring.base import Estimate, GameResult, Scorer, Standings, tallied
+from arena_kernel.model import Estimate, Standings
+from arena_kernel.scoring.base import GameResult, Scorer, tallied
 
 Z95 = 1.96
 

@@ -1,34 +1,96 @@
-"""The kernel's packages import each other in one direction only: no package of the kernel
-reaches, at import time, a package that reaches back (the cycle games -> referee -> runner
--> games is what this catches), and each module imports on its own in a fresh interpreter."""
+"""The kernel's layers (docs/architecture.md, "The layers"): a package imports from its own
+layer or the layers below it, and no two packages import each other, through any chain of
+imports. Every import counts: at the top of a module, inside a function, under
+``if TYPE_CHECKING:``. And each module imports on its own in a fresh interpreter."""
 
 from __future__ import annotations
 
 import ast
 import itertools
+import re
 import subprocess
 import sys
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
-from imports import PACKAGE, REPO, imported, kernel_modules
+from imports import KERNEL, PACKAGE, REPO, imported, package_modules
 
-MODULES = kernel_modules()
+Layers = tuple[tuple[str, tuple[str, ...]], ...]
+
+LAYERS: Layers = (
+    (
+        "vocabulary",
+        ("__init__.py", "errors.py", "markers.py", "model.py", "options.py", "hookspecs.py"),
+    ),
+    ("wire and process", ("codecs/", "sandbox/", "transports/", "bots/")),
+    ("referee", ("referee/", "games/")),
+    ("assembly", ("registries/", "scoring/", "store/")),
+    ("running", ("match/", "executors/", "runner/")),
+    (
+        "surfaces",
+        ("cli/", "report/", "plugin.py", "testkit.py", "testing/", "scaffold/", "__main__.py"),
+    ),
+)
+"""The kernel's layers from the bottom up, each with its parts: a folder (``codecs/``) or a
+module at the top of the package (``model.py``). docs/architecture.md's table says the
+same, in the same order."""
+
+DOC = REPO / "docs" / "architecture.md"
 
 
-def package_of(module: str) -> str:
-    """``arena_kernel.referee.table`` -> ``arena_kernel.referee``; top-level modules are
-    their own package."""
-    return ".".join(module.split(".")[:2])
+class Import(NamedTuple):
+    """One import from a part of the package to another: where it is (``file:line``)."""
+
+    where: str
+    source: str
+    target: str
 
 
-def package_graph() -> dict[str, dict[str, str]]:
-    """package -> {package it imports at import time: one ``file:line`` that does so}."""
+def part_of(module: str, root: Path) -> str:
+    """``pkg.referee.table`` -> ``referee/``; ``pkg.model`` -> ``model.py``; ``pkg`` ->
+    ``__init__.py`` (``root``: the folder of ``pkg``)."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "__init__.py"
+    return f"{parts[1]}/" if (root / parts[1]).is_dir() else f"{parts[1]}.py"
+
+
+def imports_between_parts(root: Path) -> list[Import]:
+    """Every import of a module of the package in folder ``root`` from another part of it."""
+    modules = package_modules(root)
+    found: dict[Import, None] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        source = part_of(module, root)
+        for target, line in imported(ast.parse(path.read_text()), package):
+            if target in modules and (part := part_of(target, root)) != source:
+                where = f"{path.relative_to(root.parent.parent)}:{line}"
+                found[Import(where, source, part)] = None
+    return list(found)
+
+
+def layer_problems(root: Path, layers: Layers) -> list[str]:
+    """Each import of the package in ``root`` that reaches up a layer, and each part of it
+    that ``layers`` does not name, as one line."""
+    rank = {part: n for n, (_layer, parts) in enumerate(layers) for part in parts}
+    name = {part: layer for layer, parts in layers for part in parts}
+    found = imports_between_parts(root)
+    unlisted = sorted({part_of(module, root) for module in package_modules(root)} - rank.keys())
+    problems = [f"{part} is in no layer" for part in unlisted]
+    problems += [
+        f"{i.where}: {i.source} ({name[i.source]}) imports {i.target} ({name[i.target]})"
+        for i in found
+        if i.source in rank and i.target in rank and rank[i.target] > rank[i.source]
+    ]
+    return problems
+
+
+def part_graph(root: Path) -> dict[str, dict[str, str]]:
+    """part -> {part it imports: the first ``file:line`` that does so}."""
     graph: dict[str, dict[str, str]] = {}
-    for module, path in MODULES.items():
-        for target, line in imported(ast.parse(path.read_text()), at_import_time=True):
-            if target in MODULES and package_of(target) != package_of(module):
-                where = f"{path.relative_to(REPO)}:{line}"
-                graph.setdefault(package_of(module), {}).setdefault(package_of(target), where)
+    for i in imports_between_parts(root):
+        graph.setdefault(i.source, {}).setdefault(i.target, i.where)
     return graph
 
 
@@ -55,11 +117,74 @@ def find_cycle(graph: dict[str, dict[str, str]]) -> list[str] | None:
     return None
 
 
-def test_the_kernel_packages_import_each_other_in_one_direction() -> None:
-    graph = package_graph()
+def cycle_problem(root: Path) -> str | None:
+    graph = part_graph(root)
     cycle = find_cycle(graph)
-    assert cycle is None, "import cycle: " + " -> ".join(
+    if cycle is None:
+        return None
+    return "import cycle: " + " -> ".join(
         f"{a} ({graph[a][b]})" for a, b in itertools.pairwise(cycle)
+    )
+
+
+def documented_layers(text: str) -> Layers:
+    """The table of docs/architecture.md's "The layers": each layer with its parts."""
+    section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| ")]
+    return tuple(
+        (layer.strip(), tuple(re.findall(r"`([^`]+)`", parts))) for layer, parts in rows[1:]
+    )
+
+
+def test_each_part_of_the_kernel_imports_from_its_own_layer_or_below() -> None:
+    problems = layer_problems(KERNEL, LAYERS)
+    assert not problems, "\n".join(problems)
+
+
+def test_no_two_parts_of_the_kernel_import_each_other() -> None:
+    problem = cycle_problem(KERNEL)
+    assert problem is None, problem
+
+
+def test_docs_architecture_shows_the_layers_the_test_checks() -> None:
+    assert documented_layers(DOC.read_text()) == LAYERS
+
+
+SYNTHETIC = {
+    "__init__.py": "",
+    "low/__init__.py": "",
+    "low/base.py": (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from pkg.high.top import Top\n"
+        "def lazy():\n"
+        "    from pkg.high import top\n"
+        "    from . import base\n"
+    ),
+    "high/__init__.py": "",
+    "high/top.py": "from ..low.base import lazy\nclass Top: ...\n",
+    "stray.py": "import pkg.low\n",
+}
+
+
+def synthetic(tmp_path: Path) -> Path:
+    root = tmp_path / "src" / "pkg"
+    for name, code in SYNTHETIC.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(code)
+    return root
+
+
+def test_the_check_finds_imports_inside_functions_and_for_type_checking(tmp_path: Path) -> None:
+    root = synthetic(tmp_path)
+    layers: Layers = (("bottom", ("__init__.py", "low/")), ("top", ("high/",)))
+    assert layer_problems(root, layers) == [
+        "stray.py is in no layer",
+        "src/pkg/low/base.py:3: low/ (bottom) imports high/ (top)",
+        "src/pkg/low/base.py:5: low/ (bottom) imports high/ (top)",
+    ]
+    assert cycle_problem(root) == (
+        "import cycle: high/ (src/pkg/high/top.py:1) -> low/ (src/pkg/low/base.py:3)"
     )
 
 
@@ -77,6 +202,15 @@ def test_the_vocabulary_module_imports_nothing_of_the_kernel() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['arena_kernel.model']"
+
+
+MODULES = package_modules()
+
+
+def package_of(module: str) -> str:
+    """``arena_kernel.referee.table`` -> ``arena_kernel.referee``; top-level modules are
+    their own package."""
+    return ".".join(module.split(".")[:2])
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ def sources() -> list[tuple[Path, str, int]]:
 def kernel_imports(code: str) -> list[tuple[str, int]]:
     """``(module, line)`` of each import of the kernel; ``from M import name`` as ``M``."""
     modules = {}
-    for name, line in imported(ast.parse(code), at_import_time=False):
+    for name, line in imported(ast.parse(code)):
         if name == PACKAGE or name.startswith(PACKAGE + "."):
             modules.setdefault(line, []).append(name)
     # ``imported`` reports ``M`` and ``M.name`` for ``from M import name``: keep ``M``.

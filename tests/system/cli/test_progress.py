@@ -22,10 +22,18 @@ from arena_cli import arena, untimed
 from paths import REPO
 
 from arena_kernel.cli.progress import LEADER_EVERY, ProgressReport, Ranking
-from arena_kernel.model import Fault, FaultKind, GameRecord, Outcome, RunInfo, ScheduledGame
+from arena_kernel.executors.crowding import usable_cores
+from arena_kernel.model import (
+    Fault,
+    FaultKind,
+    GameRecord,
+    Outcome,
+    RunInfo,
+    ScheduledGame,
+    Standings,
+)
 from arena_kernel.runner.api import prepare
-from arena_kernel.runner.crowding import usable_cores
-from arena_kernel.scoring.base import GameResult, Standings
+from arena_kernel.scoring.base import GameResult
 from arena_kernel.scoring.wins import WinsScorer
 
 CRASHER = [

@@ -10,11 +10,11 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.markers import hookimpl
-from arena_kernel.model import Event
+from arena_kernel.model import Event, Standings
 from arena_kernel.report.renderer import Renderer, Replay, Step
 from arena_kernel.report.replay import render_steps
 from arena_kernel.runner.api import run_match
-from arena_kernel.scoring.base import Scorer, Standings
+from arena_kernel.scoring.base import Scorer
 from arena_kernel.testing.nim import Nim
 from arena_kernel.testing.results import stored_games
 from arena_kernel.transports.inproc import InprocTransport

@@ -12,13 +12,13 @@ import pytest
 from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.executors.seating import Lineup
 from arena_kernel.games.base import BuiltinBot, Game, Outcome
 from arena_kernel.match.resolved import ResolvedMatch, resolve_bots
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.runner.api import run_match
-from arena_kernel.runner.seating import Lineup
 from arena_kernel.store import Store
 
 

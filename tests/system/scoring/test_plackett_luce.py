@@ -15,9 +15,8 @@ from statistics import NormalDist
 
 import pytest
 
-from arena_kernel.cli.tables import cell
+from arena_kernel.model import Standings, cell
 from arena_kernel.runner.api import prepare, run_match
-from arena_kernel.scoring.base import Standings
 from arena_kernel.scoring.builtin import arena_register_scorers
 from arena_kernel.scoring.elo import EloScorer
 from arena_kernel.scoring.plackett_luce import PlackettLuceScorer, fit_plackett_luce

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena_kernel.scoring import EloScorer, OpenSkillScorer, Scorer, Standings, WinsScorer, fit_elo
+from arena_kernel.model import Standings
+from arena_kernel.scoring import EloScorer, OpenSkillScorer, Scorer, WinsScorer, fit_elo
 from arena_kernel.scoring.builtin import arena_register_scorers
 from arena_kernel.store import StoredGame
 

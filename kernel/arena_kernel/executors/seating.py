@@ -7,11 +7,11 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from arena_kernel.executors.preflight import check_program, check_writable_folder
+from arena_kernel.executors.sandboxes import RunSandboxes
 from arena_kernel.match.resolved import ResolvedMatch
 from arena_kernel.match.spec import BotSpec
 from arena_kernel.referee.channel import Channel
-from arena_kernel.runner.preflight import check_program, check_writable_folder
-from arena_kernel.runner.sandboxes import RunSandboxes
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch
 from arena_kernel.transports.reaper import reaper
 from arena_kernel.transports.unstoppable import to_the_end

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from arena_kernel.executors.crowding import crowding_note
 from arena_kernel.referee.clocks import Clocks
-from arena_kernel.runner.crowding import crowding_note
 
 
 def test_more_games_than_cores_on_the_wall_clock_is_warned_of_per_crowded_machine() -> None:

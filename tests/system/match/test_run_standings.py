@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from arena_kernel.errors import PluginError
+from arena_kernel.match.standings import run_standings
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.runner.api import run_match
 from arena_kernel.scoring.elo import EloScorer
 from arena_kernel.scoring.faults import fault_losses
-from arena_kernel.scoring.standings import run_standings
 from arena_kernel.scoring.wins import WinsScorer
 from arena_kernel.store import Store, StoredGame
 

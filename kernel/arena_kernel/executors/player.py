@@ -13,19 +13,17 @@ import traceback
 from collections.abc import Awaitable, Iterable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from arena_kernel.errors import SetupError
+from arena_kernel.executors.base import Results
+from arena_kernel.executors.seating import Lineup, close_all
 from arena_kernel.match.resolved import ResolvedMatch
 from arena_kernel.match.schedule import Session
 from arena_kernel.model import GameRecord, Outcome, ScheduledGame
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
-from arena_kernel.runner.seating import Lineup, close_all
-
-if TYPE_CHECKING:  # executors use the player: the runner imports none of them
-    from arena_kernel.executors.base import Results
 
 T = TypeVar("T")
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from arena_kernel.scoring.base import Scorer, Standings
+from arena_kernel.match.stages import Stages
+from arena_kernel.model import Standings
+from arena_kernel.scoring.base import Scorer
 from arena_kernel.scoring.faults import FaultedResult, fault_losses
 from arena_kernel.scoring.sprt_run import sprt_standings
 
@@ -34,8 +36,6 @@ def run_standings(
     order), by each of ``scorers``; ``scorer_class`` finds a scorer by name (a registry's
     ``cls``, which names the installed ones when one is missing). ``spec`` is the run's
     stored spec: its ``[sprt]`` and its format add their tables."""
-    from arena_kernel.match.stages import Stages
-
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
     spec = spec or {}
     sprt = spec.get("sprt")

@@ -1,0 +1,75 @@
+"""Where the executor hands the games of a run it plays: each finished game is stored in one
+transaction as soon as it is handed over, so an interrupted run loses at most the games
+that were in progress."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from arena_kernel import hookspecs
+from arena_kernel.errors import SetupError
+from arena_kernel.executors.player import os_error
+from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
+from arena_kernel.referee.startup import with_stderr_tails
+from arena_kernel.registries.observers import Observers
+from arena_kernel.scoring.base import played
+from arena_kernel.scoring.sprt_run import SprtTracker
+from arena_kernel.store.sqlite import Store
+
+
+class RunResults:
+    """The :class:`~arena_kernel.executors.base.Results` of ``run``: stores each game,
+    feeds the run's SPRT (``sprt``, None without one), keeps the bots out of the run
+    (those the store already holds as disqualified, then those each game puts out) and
+    counts the games stored and the errors, which the run's summary reports."""
+
+    def __init__(
+        self,
+        store: Store,
+        run: RunInfo,
+        observers: Observers,
+        sprt: SprtTracker | None,
+        log_root: Path,
+    ) -> None:
+        self.store = store
+        self.run = run
+        self.observers = observers
+        self.sprt = sprt
+        self.log_root = log_root
+        self.disqualified = store.disqualified(run.run_id)
+        self.played = 0
+        self.errors: list[str] = []
+
+    def game_started(self, game: ScheduledGame) -> None:
+        self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
+
+    def game_ended(self, record: GameRecord) -> None:
+        """Store ``record`` in one transaction, then put the bots it disqualified out. A
+        bot that failed to come up has the end of its stderr in its fault's reason
+        (:func:`~arena_kernel.referee.startup.with_stderr_tails`)."""
+        record = with_stderr_tails(record)
+        game = record.game
+        if self.disqualified.intersection(game.seating) and not record.outcome.void:
+            # Played while another game put one of its bots out of the run (several games
+            # at once): it must not count either.
+            record = dataclasses.replace(
+                record, outcome=dataclasses.replace(record.outcome, void=True)
+            )
+        self.store.save_game(self.run.run_id, record)
+        if self.sprt is not None:
+            self.sprt.add(played(record))
+        self.disqualified.update(game.seating[seat] for seat in record.outcome.disqualified)
+        self.played += 1
+        self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
+
+    def failed(self, label: str, message: str, details: str) -> None:
+        """A game plugin (or the executor) failed on ``label``: the traceback goes to
+        ``<label>.error`` in the run's log folder and the run counts the error."""
+        path = self.log_root / f"{label}.error"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(details)
+        except OSError as write_error:
+            raise SetupError(f"cannot write {path}: {os_error(write_error)}") from None
+        self.errors.append(f"{label}: {message} (see {path})")
