@@ -60,8 +60,8 @@ from arena_kernel.match.spec import (
 )
 from arena_kernel.options import Configurable, Option, check_options, described
 from arena_kernel.registries.registry import Registries, Registry
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
-from arena_kernel.transports.base import Limits
 
 KeyPath = tuple[str | int, ...]
 """Where a value sits in the file: ``("bots", 1, "cmd")`` is the second bot's ``cmd``."""
@@ -703,7 +703,7 @@ class _Validator(_Checker):
                 overrides[key] = (value or None) if key == "game" else value
         return dataclasses.asdict(game_cls.clocks.merged(overrides))
 
-    def limits(self) -> Limits:
+    def limits(self) -> ResourceLimits:
         """The kernel's limits with the file's on top (0: no limit)."""
         table = self.table("limits")
         self.known_keys(table, ("limits",), tuple(LIMIT_KEYS))
@@ -712,7 +712,7 @@ class _Validator(_Checker):
             value = self.checked(table, ("limits", key), option)
             if value is not None:
                 values[key] = value or None
-        return Limits(**values)
+        return ResourceLimits(**values)
 
     def sandbox(self) -> SandboxSettings:
         """``[sandbox]``: the file's keys on the settings' defaults."""

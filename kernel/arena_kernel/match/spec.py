@@ -19,8 +19,8 @@ from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.match.schema import Identity, declare, identity
 from arena_kernel.options import Option
 from arena_kernel.referee.clocks import MODES, Clocks
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
-from arena_kernel.transports.base import Limits
 
 ALWAYS, NONE, SET = Identity.ALWAYS, Identity.NONE, Identity.SET
 
@@ -173,7 +173,7 @@ def _first_clock_form(clock: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-_KERNEL_LIMITS = Limits()
+_KERNEL_LIMITS = ResourceLimits()
 LIMIT_KEYS: Mapping[str, Option] = {
     "memory_mb": Option(
         _KERNEL_LIMITS.memory_mb or 0,
@@ -240,7 +240,7 @@ _FIRST_LIMITS = ("memory_mb", "cpu_seconds", "processes", "stderr_kb")
 """The limits of the run key's first form."""
 
 
-def _first_limits_form(limits: Limits) -> dict[str, Any]:
+def _first_limits_form(limits: ResourceLimits) -> dict[str, Any]:
     """The limits as run keys have always held them: a limit added since is in the key
     only when it differs from the kernel's default (the rule of ``Identity.SET``), so that
     the stored runs of files that do not set it keep their keys."""
@@ -434,7 +434,7 @@ class MatchSpec:
         default_text="the game's",
         keyed_as=_first_clock_form,
     )
-    limits: Limits = declare(
+    limits: ResourceLimits = declare(
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
         ALWAYS,
         table=LIMIT_KEYS,

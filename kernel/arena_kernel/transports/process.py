@@ -26,10 +26,11 @@ import time
 from collections.abc import Iterator, Mapping
 
 from arena_kernel.errors import SetupError
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.bot_cgroups import BotCgroups
 from arena_kernel.sandbox.bwrap import Confined, signal_of_exit
 from arena_kernel.transports.aside import popen_aside
-from arena_kernel.transports.base import ConnectError, Launch, Limits
+from arena_kernel.transports.base import ConnectError, Launch
 from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.transports.procfs import boot_ticks, group_members, stat_fields
 from arena_kernel.transports.reaper import TAG, reaper
@@ -143,7 +144,7 @@ def _util_linux(command: str) -> str:
     return path
 
 
-def launcher(limits: Limits) -> list[str]:
+def launcher(limits: ResourceLimits) -> list[str]:
     """The commands a bot's argv is run through, which ``exec`` each other in the child.
 
     ``setpriv`` gives the bot a parent-death signal (SIGKILL when the arena dies, even by
@@ -164,7 +165,7 @@ def launcher(limits: Limits) -> list[str]:
     ]
 
 
-def limit_options(limits: Limits) -> list[str]:
+def limit_options(limits: ResourceLimits) -> list[str]:
     """The ``prlimit`` options that set the resource limits of a bot.
 
     The limits are set by an ``exec`` of ``prlimit`` in the child rather than by Python code
@@ -271,7 +272,7 @@ class BotProcess:
         pidfd: int,
         tag: str,
         stderr: StderrLog,
-        limits: Limits,
+        limits: ResourceLimits,
         started: float,
         confined: Confined | None = None,
         meter: CpuMeter | None = None,

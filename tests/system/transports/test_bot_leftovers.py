@@ -224,14 +224,15 @@ def test_a_leftover_that_exits_by_itself_is_reaped(marked, escaper, make_launch,
 ORPHANED_BOT = """
     import asyncio, sys
     from pathlib import Path
-    from arena_kernel.transports.base import BotProgram, Launch, Limits
+    from arena_kernel.resource_limits import ResourceLimits
+    from arena_kernel.transports.base import BotProgram, Launch
     from arena_kernel.codecs.line import LineCodec
     from arena_kernel.transports.stdio import StdioTransport
     {warden}
 
     async def main():
         launch = Launch(BotProgram("x", argv=tuple(sys.argv[1:])), LineCodec(), "x",
-                        Limits(), Path({logs!r}), 5.0, 0.5)
+                        ResourceLimits(), Path({logs!r}), 5.0, 0.5)
         {start_warden}
         conn = await StdioTransport().connect(launch)
         print(conn.pid, flush=True)
