@@ -83,13 +83,13 @@ from statistics import median, quantiles
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.model import FaultKind
+from arena_kernel.processes.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks, Mode
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.transports.base import BotProgram, Launch
-from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.transports.stdio import StdioTransport
 
 ECHO_BOT = r"""

@@ -13,8 +13,8 @@ from arena_kernel.options import Configurable
 from arena_kernel.resource_limits import ResourceLimits
 
 if TYPE_CHECKING:
+    from arena_kernel.processes.cpu_meter import CpuMeter
     from arena_kernel.sandbox.bwrap import Sandbox
-    from arena_kernel.transports.cpu_meter import CpuMeter
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]

@@ -20,13 +20,13 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.model import FaultKind
+from arena_kernel.processes import cpu_meter
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks, Mode
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Reply, Table
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.testing.scripted import command
-from arena_kernel.transports import cpu_meter
 from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 

@@ -29,6 +29,7 @@ from paths import BOTS, REPO
 from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.processes.procfs import read_stat, with_environ
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.table import Table
 from arena_kernel.resource_limits import ResourceLimits
@@ -38,7 +39,6 @@ from arena_kernel.runner.seating import Lineup, close_all
 from arena_kernel.store import Store
 from arena_kernel.testing.rps import Rps
 from arena_kernel.transports.base import BotProgram, Launch
-from arena_kernel.transports.procfs import read_stat, with_environ
 from arena_kernel.transports.stdio import StdioTransport
 
 ESCAPERS = {

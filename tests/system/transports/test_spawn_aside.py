@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.processes.procfs import read_stat
+from arena_kernel.processes.reaper import reaper
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.transports import process
 from arena_kernel.transports.base import BotProgram, Launch
-from arena_kernel.transports.procfs import read_stat
-from arena_kernel.transports.reaper import reaper
 from arena_kernel.transports.stdio import StdioTransport
 
 SLOW = 0.3

@@ -22,11 +22,11 @@ import pytest
 from paths import BOTS
 from transport_helpers import Recorder, alive, run
 
+from arena_kernel.processes.procfs import boot_ticks, read_stat
+from arena_kernel.processes.reaper import TAG, reaper
+from arena_kernel.processes.warden import Warden
 from arena_kernel.sandbox import bot_cgroups
-from arena_kernel.transports.procfs import boot_ticks, read_stat
-from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stdio import StdioTransport
-from arena_kernel.transports.warden import Warden
 
 
 @pytest.fixture(scope="module")
@@ -246,7 +246,7 @@ def arena_stand_in(tmp_path: Path, argv: tuple[str, ...], *, warden: bool) -> su
     """A process that starts one bot the way the arena does, then waits to be killed."""
     source = ORPHANED_BOT.format(
         logs=str(tmp_path / "logs"),
-        warden="from arena_kernel.transports.warden import Warden" if warden else "",
+        warden="from arena_kernel.processes.warden import Warden" if warden else "",
         start_warden="Warden.start()" if warden else "",
     )
     script = tmp_path / "arena_stand_in.py"
