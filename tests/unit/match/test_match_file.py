@@ -10,7 +10,8 @@ import pytest
 from match_fakes import FakeGame, Nim, Rps, Stones, make_registries
 
 from arena_kernel.errors import MatchFileError, PluginError
-from arena_kernel.match.loader import find_line, load_match, read_toml, validate
+from arena_kernel.match.file_lines import find_line
+from arena_kernel.match.loader import load_match, read_toml, validate
 from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import SandboxSettings
