@@ -18,7 +18,7 @@ from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
 
 UTIL_LINUX = ("setpriv", "prlimit")
-"""The util-linux commands every bot is started through (:mod:`arena_kernel.transports.process`)."""
+"""The util-linux commands every bot is started through (:mod:`arena_kernel.processes.launcher`)."""
 
 
 def checkup(pm: ArenaPluginManager) -> bool:
