@@ -83,12 +83,13 @@ from statistics import median, quantiles
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.model import FaultKind
+from arena_kernel.processes.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks, Mode
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
-from arena_kernel.transports.base import BotProgram, Launch, Limits
-from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
+from arena_kernel.resource_limits import ResourceLimits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 ECHO_BOT = r"""
@@ -157,7 +158,7 @@ class Echo:
         metered = self.meter is not None
         program = BotProgram("echo", (sys.executable, "-c", ECHO_BOT))
         launch = Launch(
-            program, self.codec, name, Limits(), self.logs, 10.0, 0.5, cpu_clock=metered
+            program, self.codec, name, ResourceLimits(), self.logs, 10.0, 0.5, cpu_clock=metered
         )
         with without_cgroups() if self.meter is TreeMeter else contextlib.nullcontext():
             connection = await self.transport.connect(launch)
@@ -343,7 +344,14 @@ class Game:
         cpu = self.setting.clocks.mode == "cpu"
         name = f"burner-{self.index}"
         launch = Launch(
-            BotProgram("burner", argv), codec, name, Limits(), logs, 10.0, 0.5, cpu_clock=cpu
+            BotProgram("burner", argv),
+            codec,
+            name,
+            ResourceLimits(),
+            logs,
+            10.0,
+            0.5,
+            cpu_clock=cpu,
         )
         connection = await transport.connect(launch)
         self.channel = Channel("burner", name, connection, codec)

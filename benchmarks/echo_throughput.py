@@ -53,7 +53,8 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.resource_limits import ResourceLimits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 from arena_kernel.transports.tcp import TcpTransport
 
@@ -189,7 +190,9 @@ class Arena(Variant):
             self.transport = StdioTransport()
             argv = (sys.executable, "-c", ECHO_BOT)
         program = BotProgram("echo", argv)
-        launch = Launch(program, self.codec, "echo", Limits(), Path(self.logs.name), 10.0, 0.5)
+        launch = Launch(
+            program, self.codec, "echo", ResourceLimits(), Path(self.logs.name), 10.0, 0.5
+        )
         self.channel = Channel("echo", "echo", await self.transport.connect(launch), self.codec)
         self.table = Table([self.channel], Clocks(reply=5.0), EventLog())
         await self.round_trips(1)

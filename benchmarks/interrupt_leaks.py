@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena_kernel.transports.procfs import read_stat, with_environ
-from arena_kernel.transports.subtree import signal_process
+from arena_kernel.processes.procfs import read_stat, with_environ
+from arena_kernel.processes.tree_kill import signal_process
 
 ESCAPER = Path(__file__).resolve().parents[1] / "tests" / "bots" / "escaper.py"
 PROBE = "LEAK_PROBE"

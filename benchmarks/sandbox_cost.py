@@ -42,6 +42,7 @@ from pathlib import Path
 from statistics import median
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox import uids
 from arena_kernel.sandbox.bot_cgroups import MEMORY
 from arena_kernel.sandbox.bwrap import Sandbox, private_env
@@ -49,7 +50,7 @@ from arena_kernel.sandbox.cgroups import offering
 from arena_kernel.sandbox.probe import probe
 from arena_kernel.sandbox.runtime import command_needs
 from arena_kernel.sandbox.view import View
-from arena_kernel.transports.base import BotProgram, Connection, Launch, Limits, Transport
+from arena_kernel.transports.base import BotProgram, Connection, Launch, Transport
 from arena_kernel.transports.stdio import StdioTransport
 from arena_kernel.transports.tcp import TcpTransport
 
@@ -117,7 +118,7 @@ class Echo:
 def launch(folder: Path, argv: tuple[str, ...], layer: str, name: str, uid: int | None) -> Launch:
     """A bot started under ``layer`` (see the module's docstring)."""
     box = None
-    limits = Limits()
+    limits = ResourceLimits()
     if layer != "none":
         found = probe()
         assert found.bwrap is not None, found.describe()
@@ -136,7 +137,7 @@ def launch(folder: Path, argv: tuple[str, ...], layer: str, name: str, uid: int 
         if everything or layer == "+copy":
             box = dataclasses.replace(box, private_folder=True)
         if everything or layer == "+memory":
-            limits = Limits(memory_mb=512)
+            limits = ResourceLimits(memory_mb=512)
     program = BotProgram(name, argv=argv, cwd=str(folder))
     return Launch(program, LineCodec(), name, limits, folder.parent / "logs", 30.0, 0.5, box)
 

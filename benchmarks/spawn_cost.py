@@ -43,11 +43,12 @@ from pathlib import Path
 from statistics import median, quantiles
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.bwrap import Sandbox, private_env
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
 from arena_kernel.sandbox.view import View
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 BOT = ("/bin/echo", "ready")
@@ -64,7 +65,7 @@ Started = tuple[float, Callable[[], Awaitable[None]]]
 Starting = Callable[[], Awaitable[Started]]
 
 
-def preexec_limits(limits: Limits) -> None:
+def preexec_limits(limits: ResourceLimits) -> None:
     """The baseline: the same limits set by Python code between fork and exec."""
     assert limits.memory_mb is not None and limits.processes is not None
     resource.setrlimit(resource.RLIMIT_DATA, (limits.memory_mb << 20,) * 2)
@@ -75,7 +76,7 @@ def preexec_limits(limits: Limits) -> None:
 async def popen_start(preexec: bool) -> Started:
     """A start by ``subprocess.Popen`` on the loop's thread, with the limits set by a
     ``preexec_fn`` or none; the first byte is awaited on the loop."""
-    limits = Limits()
+    limits = ResourceLimits()
     loop = asyncio.get_running_loop()
     began = time.perf_counter()
     bot = subprocess.Popen(
@@ -102,7 +103,9 @@ async def popen_start(preexec: bool) -> Started:
 
 async def arena_start(logs: Path, sandbox: Sandbox | None) -> Started:
     """A start by ``StdioTransport.connect``, then the wait for the bot's first byte."""
-    launch = Launch(BotProgram("echo", BOT), LineCodec(), "echo", Limits(), logs, 5.0, 0.5, sandbox)
+    launch = Launch(
+        BotProgram("echo", BOT), LineCodec(), "echo", ResourceLimits(), logs, 5.0, 0.5, sandbox
+    )
     first_byte = asyncio.get_running_loop().create_future()
 
     def arrived(_: object) -> None:

@@ -52,11 +52,11 @@ if TYPE_CHECKING:
         deliver,
         play_session,
     )
+    from arena_kernel.processes.cpu_meter import CpuMeter
     from arena_kernel.referee.table import Reply, Table
     from arena_kernel.report.renderer import Renderer, Replay, Step
     from arena_kernel.scoring.base import GameResult, Scorer
     from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport
-    from arena_kernel.transports.cpu_meter import CpuMeter
     from arena_kernel.transports.process import BotProcess, spawn
 
 API_VERSION: Final = (1, 4)
@@ -132,7 +132,7 @@ _ON_FIRST_USE = {
     "GameResult": "arena_kernel.scoring.base",
     "Scorer": "arena_kernel.scoring.base",
     "ConnectError": "arena_kernel.transports.base",
-    "CpuMeter": "arena_kernel.transports.cpu_meter",
+    "CpuMeter": "arena_kernel.processes.cpu_meter",
     "Connection": "arena_kernel.transports.base",
     "Launch": "arena_kernel.transports.base",
     "Transport": "arena_kernel.transports.base",

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from arena_kernel.codecs.line import LineCodec
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.resource_limits import ResourceLimits
+from arena_kernel.transports.base import BotProgram, Launch
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def make_launch(tmp_path: Path) -> Callable[..., Launch]:
         argv: tuple[str, ...] | None = None,
         *,
         identifier: str | None = None,
-        limits: Limits | None = None,
+        limits: ResourceLimits | None = None,
         startup: float = 5.0,
         kill_grace: float = 0.5,
         **program: Any,
@@ -46,7 +47,7 @@ def make_launch(tmp_path: Path) -> Callable[..., Launch]:
             program=BotProgram("bot", argv=argv, **program),
             codec=LineCodec(),
             identifier=identifier or f"bot{next(numbers)}",
-            limits=limits or Limits(),
+            limits=limits or ResourceLimits(),
             log_dir=tmp_path / "logs",
             startup=startup,
             kill_grace=kill_grace,

@@ -198,7 +198,7 @@ def _play(
 ) -> tuple[list[CheckedGame], CheckReport]:
     """Run the check's match file, then read its games and make the report (before the
     temporary folder goes)."""
-    from arena_kernel.cli.check_report import CheckedGame, Limits, check_report
+    from arena_kernel.cli.check_report import CheckedGame, ClockLimits, check_report
     from arena_kernel.cli.interrupts import interrupted
     from arena_kernel.errors import ArenaError
     from arena_kernel.runner.api import prepare, run_prepared
@@ -227,7 +227,7 @@ def _play(
             stderr = stderr_end(log) if log is not None else ""
             checked.append(CheckedGame(detail, store.events(detail.game_id), stderr))
     clocks = game_cls.clocks.merged(dict(prepared.spec.clock))
-    limits = Limits(clocks.startup, clocks.reply)
+    limits = ClockLimits(clocks.startup, clocks.reply)
     report = check_report(
         checked,
         bot,

@@ -40,7 +40,7 @@ ARROWS = {"send": ">>", "recv": "<<", "late": "<~", "fault": "!!", "note": "--"}
 
 
 @dataclass(frozen=True)
-class Limits:
+class ClockLimits:
     """The clocks a reply is measured against, in seconds (the grace that the referee adds
     to each is not shown)."""
 
@@ -91,7 +91,7 @@ class _Line:
 def check_report(
     games: Sequence[CheckedGame],
     bot: str,
-    limits: Limits,
+    limits: ClockLimits,
     *,
     session: bool = False,
     verbose: bool = False,

@@ -4,7 +4,7 @@
 A damaged page is found only by a read that reaches it: a command that reads around it
 (the standings read the results, not the event logs) would print what is left as if it
 were all. So every command checks the whole file first, as ``arena run`` does before its
-first game (:meth:`~arena_kernel.store.sqlite.Store.check_intact`), and a damaged file is
+first game (:meth:`~arena_kernel.store.database.Database.check_intact`), and a damaged file is
 the same one line for each.
 """
 

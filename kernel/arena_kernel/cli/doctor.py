@@ -8,6 +8,7 @@ import subprocess
 
 import click
 
+from arena_kernel.processes.cpu_meter import accounting_parent
 from arena_kernel.registries.manager import ArenaPluginManager
 from arena_kernel.sandbox import uids
 from arena_kernel.sandbox.bot_cgroups import MEMORY, WEIGHT, warden_cgroup
@@ -15,10 +16,9 @@ from arena_kernel.sandbox.cgroups import offering
 from arena_kernel.sandbox.oom import ARENA_SCORE, BOT_SCORE, may_spare_arena
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.probe import probe
-from arena_kernel.transports.cpu_meter import accounting_parent
 
 UTIL_LINUX = ("setpriv", "prlimit")
-"""The util-linux commands every bot is started through (:mod:`arena_kernel.transports.process`)."""
+"""The util-linux commands every bot is started through (:mod:`arena_kernel.processes.launcher`)."""
 
 
 def checkup(pm: ArenaPluginManager) -> bool:

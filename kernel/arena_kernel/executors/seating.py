@@ -11,11 +11,11 @@ from arena_kernel.executors.preflight import check_program, check_writable_folde
 from arena_kernel.executors.sandboxes import RunSandboxes
 from arena_kernel.match.resolved import ResolvedMatch
 from arena_kernel.match.spec import BotSpec
+from arena_kernel.processes.cancel_proof import to_the_end
+from arena_kernel.processes.reaper import reaper
+from arena_kernel.processes.warden import Warden
 from arena_kernel.referee.channel import Channel
 from arena_kernel.transports.base import BotProgram, ConnectError, Launch
-from arena_kernel.transports.reaper import reaper
-from arena_kernel.transports.unstoppable import to_the_end
-from arena_kernel.transports.warden import Warden
 
 
 def safe_name(text: str) -> str:
@@ -30,7 +30,7 @@ class Lineup:
     made once per run (a TCP transport owns one listening socket that every game shares):
     the lineup prepares them before the first game and closes them in :meth:`aclose`. So
     is the run's warden, started with the first bot program
-    (:mod:`arena_kernel.transports.warden`: it ends the bots if arena dies).
+    (:mod:`arena_kernel.processes.warden`: it ends the bots if arena dies).
 
     After :meth:`prepare`, :attr:`sandbox` says what the run's started bots run under
     (``"bwrap"`` or ``"none"``) and :attr:`sandbox_note` is a warning line for the run's

@@ -19,8 +19,8 @@ from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.match.schema import FIRST_FORM, declare, identity, keyed_table
 from arena_kernel.options import Option
 from arena_kernel.referee.clocks import MODES, Clocks
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
-from arena_kernel.transports.base import Limits
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,7 @@ def _keyed_clock(clock: Mapping[str, Any]) -> dict[str, Any]:
     return keyed_table(clock, asdict(_KERNEL_CLOCKS), CLOCK_KEYED_SINCE)
 
 
-_KERNEL_LIMITS = Limits()
+_KERNEL_LIMITS = ResourceLimits()
 LIMIT_KEYS: Mapping[str, Option] = {
     "memory_mb": Option(
         _KERNEL_LIMITS.memory_mb or 0,
@@ -233,7 +233,7 @@ LIMITS_KEYED_SINCE = {"write_mb": 2}
 """The ``[limits]`` entries that joined the run key after its first form, and the form."""
 
 
-def _keyed_limits(limits: Limits) -> dict[str, Any]:
+def _keyed_limits(limits: ResourceLimits) -> dict[str, Any]:
     return keyed_table(asdict(limits), asdict(_KERNEL_LIMITS), LIMITS_KEYED_SINCE)
 
 
@@ -420,7 +420,7 @@ class MatchSpec:
         default_text="the game's",
         keyed_as=_keyed_clock,
     )
-    limits: Limits = declare(
+    limits: ResourceLimits = declare(
         Option(_KERNEL_LIMITS, "Limits of every bot process.", type=dict),
         keyed_since=FIRST_FORM,
         table=LIMIT_KEYS,

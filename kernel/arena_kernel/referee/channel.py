@@ -17,10 +17,10 @@ from typing import Any
 
 from arena_kernel.codecs.base import Codec
 from arena_kernel.model import Fault, FaultKind
+from arena_kernel.processes.cpu_meter import CpuMeter
 from arena_kernel.referee.alarm import Cancellable, Scheduler, alarm
 from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
 from arena_kernel.transports.base import Connection
-from arena_kernel.transports.cpu_meter import CpuMeter
 
 MAX_PENDING = 1000
 """Unsolicited messages kept for the next request; beyond that the bot is flooding."""

@@ -106,7 +106,7 @@ async def _play(runner: Runner) -> RunSummary:
     be, between starting a bot and keeping its handle for instance, and asyncio's cancels
     again at a second Ctrl-C, interrupting the ending of bots. Signals after the first are
     ignored while the run ends its bots, which takes at most ``clock.kill`` seconds
-    (``kill -9`` stays safe: the warden ends them, see :mod:`arena_kernel.transports.warden`).
+    (``kill -9`` stays safe: the warden ends them, see :mod:`arena_kernel.processes.warden`).
     Signals reach only the main thread; elsewhere the caller handles them.
 
     Afterwards the handlers from before the run are back (``arena``'s own, see

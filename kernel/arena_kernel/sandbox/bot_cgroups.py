@@ -14,7 +14,7 @@ Where the machine lets arena make them (:mod:`.cgroups`), each bot the arena sta
 - a CPU weight equal to every other bot's (``cpu.weight``, v1 ``cpu.shares``): on a busy
   machine a bot gets one bot's share of the CPU however many threads and processes burn
   it, not one share per process at its neighbours' expense;
-- its CPU-time total, for a CPU-time clock (:mod:`arena_kernel.transports.cpu_meter`);
+- its CPU-time total, for a CPU-time clock (:mod:`arena_kernel.processes.cpu_meter`);
 - a place in the cgroup the warden empties if arena dies (:func:`warden_cgroup`);
 - when sandboxed, a cap on its processes, made with its sandbox (:mod:`.pids`) and given
   here.

@@ -1,7 +1,7 @@
 """The database's tables, and the steps that bring a file of an older arena up to date.
 
 A file is brought to :data:`SCHEMA_VERSION` when it is opened (see
-:meth:`Store._prepare <arena_kernel.store.sqlite.Store._prepare>`), all steps in one
+:meth:`Database._prepare <arena_kernel.store.database.Database._prepare>`), all steps in one
 transaction, so that a crash leaves it as it was. What a newer arena adds to a game an
 older one could not know is NULL or empty: a game stored before version 2 has no
 ``sandbox`` ("unknown").

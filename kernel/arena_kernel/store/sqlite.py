@@ -9,38 +9,27 @@ The public game id (``arena replay GAME_ID``) is ``games.id``: unique in the who
 a user never needs to say which run a game belongs to.
 
 The tables are in :mod:`arena_kernel.store.schema`; a game's event log is one compressed
-document (:mod:`arena_kernel.store.logs`), the one thing SQL alone cannot look into.
+document (:mod:`arena_kernel.store.logs`), the one thing SQL alone cannot look into. This
+module reads the file; opening it (and migrating it) is :mod:`arena_kernel.store.database`'s,
+writing a run and its games :mod:`arena_kernel.store.writes`'.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
-import os
-import sqlite3
-import threading
-import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from pathlib import Path
 from typing import Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
-from arena_kernel.store.logs import pack, reply_pairs, seat_replies, unpack, unpack_times
-from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
-from arena_kernel.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
-
-BUSY_TIMEOUT_MS = 30_000
-"""How long a writer waits for another process holding the write lock (``arena standings``
-reading while a run writes, two runs sharing one file) before giving up."""
-
-_DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
-"""SQLite's (primary) error names for a file that is not, or no longer, a readable database."""
+from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
+from arena_kernel.store.database import Database
+from arena_kernel.store.logs import reply_pairs, unpack, unpack_times
+from arena_kernel.store.outcomes import ResultReader
+from arena_kernel.store.writes import check_seats, finish_run, insert_game, insert_run
 
 
 @dataclass(frozen=True)
@@ -106,16 +95,14 @@ class BotStats:
 
     ``faults`` counts every fault of its seats by kind (a game can hold several);
     ``replies`` are the messages that answered a request in time, and the reply times
-    (seconds) are theirs, None without replies; ``p95`` is the nearest-rank 95th
-    percentile, a time one of its replies really took. ``late`` counts replies that came
-    after their request had timed out.
+    (seconds) are theirs, None without replies (figured as
+    :func:`~arena_kernel.scoring.reply_figures.time_figures` says). ``late`` counts replies
+    that came after their request had timed out.
 
     On a CPU-time clock (``[clock] mode = "cpu"``) its replies' CPU times tell a slow bot
     from a starved one: ``cpu_replies`` are those of its replies whose CPU time was
-    measured, and the CPU figures are over them (None without any). ``cpu_share`` is
-    their CPU time over their wall time: below 1 the bot waited for a core, slept or
-    blocked; above 1 it ran on several cores at once. ``idle_mean`` is their mean wall
-    time less CPU time, the time each reply spent not running (negative on several cores).
+    measured, and the CPU figures are over them (None without any); ``cpu_share`` and
+    ``idle_mean`` are those of :class:`~arena_kernel.scoring.reply_figures.CpuFigures`.
     """
 
     bot: str
@@ -164,176 +151,9 @@ class RunRecord:
     finished: float | None
 
 
-class Store:
-    """An open arena database. Use as a context manager, or call :meth:`close`.
-
-    One connection, guarded by a lock, so a runner may store games from worker threads.
-    Writes use ``BEGIN IMMEDIATE``: the write lock is taken up front, so two processes
-    sharing a file queue up (``busy_timeout``) instead of failing half-way.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ArenaError(
-                f"cannot create the folder of database {self.path}: {exc.strerror or exc}"
-            ) from None
-        try:
-            self._db = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-        except sqlite3.Error as exc:
-            raise ArenaError(f"cannot open database {self.path}: {exc}") from None
-        try:
-            self._prepare()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            if _error_name(exc).startswith(_DAMAGED):
-                raise ArenaError(
-                    f"{self.path} is not an arena database (not a readable SQLite file): {exc}"
-                ) from None
-            raise ArenaError(f"cannot open database {self.path}: {exc}") from None
-        except BaseException:
-            self._db.close()
-            raise
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-    # -- opening -------------------------------------------------------------------------
-
-    def _prepare(self) -> None:
-        """Check the file is ours (or empty) before writing a single byte to it, then create
-        the tables or bring an older schema up to date (readers too: ``arena standings`` on
-        a file of an older arena migrates it; from version 2 that converts every event
-        log, see :mod:`arena_kernel.store.schema`)."""
-        db = self._db
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        version = self._check_identity()
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        if version == SCHEMA_VERSION:
-            return
-        with self._write():
-            # Another process may have initialised or migrated the file since we looked.
-            version = self._check_identity()
-            if version is None:
-                for statement in SCHEMA:
-                    db.execute(statement)
-                return
-            for step in range(version, SCHEMA_VERSION):
-                MIGRATIONS[step](db)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-
-    def _check_identity(self) -> int | None:
-        """The file's schema version, None for a blank file; raise unless it is an arena
-        database this arena can read (maybe after migrating it)."""
-        db = self._db
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        version: int = db.execute("PRAGMA user_version").fetchone()[0]
-        objects = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id == 0 and objects == 0:
-            return None
-        if app_id != APPLICATION_ID:
-            raise ArenaError(
-                f"{self.path} is not an arena database (it is some other SQLite database); "
-                "choose another `database` path"
-            )
-        if version != SCHEMA_VERSION and version not in MIGRATIONS:
-            raise ArenaError(
-                f"{self.path} has arena schema version {version}, but this arena reads "
-                f"version {SCHEMA_VERSION}"
-                + ("; upgrade arena" if version > SCHEMA_VERSION else "")
-            )
-        return version
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._errors():
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                if self._db.in_transaction:
-                    # A damaged file may refuse even this; the error that matters is the first.
-                    with contextlib.suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-
-    @contextmanager
-    def _snapshot(self) -> Iterator[None]:
-        """Several reads that see the same state of the file, even while a run stores
-        games (a read transaction: WAL keeps its snapshot)."""
-        with self._lock, self._errors():
-            self._db.execute("BEGIN")
-            try:
-                yield
-            finally:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._db.execute("COMMIT")
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock, self._errors():
-            return self._db.execute(sql, params).fetchall()
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        """A failure of the file itself (damaged, disk full, read-only, locked too long) is
-        one clear :class:`ArenaError` naming the file, not a traceback; errors that can only
-        come from a bug in arena (a constraint, a bad statement) stay what they are."""
-        try:
-            yield
-        except (sqlite3.IntegrityError, sqlite3.ProgrammingError):
-            raise
-        except sqlite3.DatabaseError as exc:
-            raise ArenaError(self._describe(_error_name(exc), str(exc))) from None
-
-    def _describe(self, name: str, message: str) -> str:
-        """One line for SQLite's error ``name`` (``SQLITE_FULL``...) and its message."""
-        if name.startswith(_DAMAGED):
-            return (
-                f"{self.path} is damaged ({message}); restore a copy, or save what is left with "
-                "the sqlite3 shell's .recover and point `database` at the result"
-            )
-        if name.startswith("SQLITE_FULL"):
-            return f"cannot write {self.path}: the disk is full"
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-            return (
-                f"{self.path} stayed locked by another process for "
-                f"{BUSY_TIMEOUT_MS // 1000} s; try again when it is done"
-            )
-        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")):
-            return f"cannot write {self.path} or the files beside it: {message}"
-        return f"database {self.path}: {message}"
-
-    def check_intact(self) -> None:
-        """Raise :class:`ArenaError` unless the whole file reads back intact.
-
-        A run checks before its first game (``PRAGMA quick_check``, a quarter of a second
-        for a 200 MB file): a damage found only when a finished game is stored would cost
-        the games played until then.
-        """
-        problems = [row[0] for row in self._read("PRAGMA quick_check(1)")]
-        if problems != ["ok"]:
-            # Its report spans lines ("*** in database main ***\nPage 9: ..."): keep one.
-            found = " ".join(problems[0].split()) if problems else "no answer from quick_check"
-            raise ArenaError(self._describe("SQLITE_CORRUPT", found))
+class Store(Database):
+    """An open arena database: its runs and games, written and read. Use as a context
+    manager, or call :meth:`close`."""
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -344,11 +164,7 @@ class Store:
         schedule, so the caller resumes it by playing the indexes :meth:`stored_indexes` lacks.
         """
         with self._write() as db:
-            db.execute(
-                "INSERT INTO runs (key, name, game, spec, total_games, created)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                (key, name, game, _to_json(spec), total_games, time.time()),
-            )
+            insert_run(db, key, name, game, spec, total_games)
         return self.run(key)
 
     def disqualified(self, run_id: int) -> set[str]:
@@ -365,7 +181,7 @@ class Store:
     def finish_run(self, run_id: int) -> None:
         """Mark every scheduled game as played (``arena runs`` shows unfinished runs)."""
         with self._write() as db:
-            db.execute("UPDATE runs SET finished = ? WHERE id = ?", (time.time(), run_id))
+            finish_run(db, run_id)
 
     def runs(self) -> list[RunInfo]:
         """Every run in the file, oldest first."""
@@ -442,84 +258,9 @@ class Store:
         Returns the new game id, or None if the run already holds this game index (a
         resumed run racing a previous one must not count a game twice).
         """
-        scheduled, outcome = record.game, record.outcome
-        seats = len(scheduled.seating)
-        if len(outcome.ranks) != seats or (
-            outcome.scores is not None and len(outcome.scores) != seats
-        ):
-            raise ValueError(
-                f"game {scheduled.index}: {seats} seats but ranks {outcome.ranks} "
-                f"and scores {outcome.scores}"
-            )
+        check_seats(record)
         with self._write() as db:
-            cursor = db.execute(
-                "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
-                " void, details, extra, sandbox, outcome)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (run_id, idx) DO NOTHING",
-                (
-                    run_id,
-                    scheduled.index,
-                    scheduled.session,
-                    scheduled.seed,
-                    record.started_at,
-                    record.duration,
-                    outcome.reason,
-                    outcome.void,
-                    _to_json(outcome.details),
-                    _to_json(record.extra),
-                    record.sandbox,
-                    result_text(
-                        scheduled.seating,
-                        outcome.ranks,
-                        outcome.scores,
-                        outcome.disqualified,
-                        first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
-                    ),
-                ),
-            )
-            if cursor.rowcount == 0:
-                return None
-            game_id = cursor.lastrowid
-            scores: Sequence[float | None] = outcome.scores or [None] * seats
-            replies = seat_replies(record.events, seats)
-            db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id,
-                        seat,
-                        bot,
-                        outcome.ranks[seat],
-                        scores[seat],
-                        seat in outcome.disqualified,
-                        record.stderr_logs.get(seat),
-                        replies[seat].times,
-                        replies[seat].late,
-                        replies[seat].cpu,
-                    )
-                    for seat, bot in enumerate(scheduled.seating)
-                ],
-            )
-            out = sorted({scheduled.seating[seat] for seat in outcome.disqualified})
-            if out:
-                # Out of the run: every game of a disqualified bot stops counting, in the
-                # same transaction, so a crash can never leave half of them counted. Its
-                # games are found by seats_by_bot ("+" keeps SQLite from walking every
-                # game of the run by the run's index instead).
-                marks = ", ".join("?" * len(out))
-                db.execute(
-                    "UPDATE games SET void = 1 WHERE +run_id = ? AND id IN "
-                    f"(SELECT game_id FROM seats WHERE bot IN ({marks}))",
-                    (run_id, *out),
-                )
-            db.executemany(
-                "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
-                [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
-            )
-            if record.events:
-                db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
-        return game_id
+            return insert_game(db, run_id, record)
 
     def results(self, run_id: int) -> list[StoredGame]:
         """The run's stored games in schedule order (void ones included: scorers skip them).
@@ -733,9 +474,9 @@ class Store:
                 bot,
                 count,
                 dict(faults.get(bot, {})),
-                *_reply_times(times.get(bot, [])),
+                *time_figures(times.get(bot, [])),
                 late=late,
-                **_cpu_figures(pairs.get(bot, [])),
+                **_cpu_fields(cpu_figures(pairs.get(bot, []))),
             )
             for bot, count, _first, late in games
         ]
@@ -818,39 +559,15 @@ def _consecutive(indexes: Iterable[int]) -> list[range]:
     return ranges
 
 
-def _reply_times(times: list[float]) -> tuple[int, float | None, float | None, float | None]:
-    """``(replies, mean, p95, max)`` of reply times ``times`` (sorted in place); the 95th
-    percentile by nearest rank, the ceil(0.95 n)-th smallest."""
-    if not times:
-        return 0, None, None, None
-    times.sort()
-    n = len(times)
-    return n, math.fsum(times) / n, times[math.ceil(0.95 * n) - 1], times[-1]
-
-
-def _cpu_figures(pairs: Sequence[tuple[float, float]]) -> dict[str, Any]:
-    """The CPU fields of a :class:`BotStats` from its replies' ``(wall, cpu)`` times."""
-    count, mean, p95, longest = _reply_times([cpu for _wall, cpu in pairs])
-    if not count:
+def _cpu_fields(figures: CpuFigures | None) -> dict[str, Any]:
+    """The CPU fields of a :class:`BotStats` (none without measured replies)."""
+    if figures is None:
         return {}
-    wall = math.fsum(wall for wall, _cpu in pairs)
     return {
-        "cpu_replies": count,
-        "cpu_mean": mean,
-        "cpu_p95": p95,
-        "cpu_max": longest,
-        # Replies measured as instant (a coarse clock) leave no time to share.
-        "cpu_share": math.fsum(cpu for _wall, cpu in pairs) / wall if wall else None,
-        "idle_mean": math.fsum(wall - cpu for wall, cpu in pairs) / count,
+        "cpu_replies": figures.cpu.replies,
+        "cpu_mean": figures.cpu.mean,
+        "cpu_p95": figures.cpu.p95,
+        "cpu_max": figures.cpu.longest,
+        "cpu_share": figures.share,
+        "idle_mean": figures.idle_mean,
     }
-
-
-def _error_name(exc: sqlite3.Error) -> str:
-    """SQLite's name for the error (``SQLITE_CORRUPT``, ``SQLITE_FULL``...), or ''."""
-    return getattr(exc, "sqlite_errorname", "") or ""
-
-
-def _to_json(value: dict[str, Any]) -> str:
-    """JSON for free-form plugin data; anything JSON cannot hold is stored as its ``str``
-    rather than losing a finished game over a detail."""
-    return json.dumps(value, sort_keys=True, default=str)

@@ -1,5 +1,5 @@
 """Transports: how bytes reach a bot (a child's pipes, a TCP connection, a Python object)."""
 
-from arena_kernel.transports.base import BotProgram, Connection, Launch, Limits, Transport
+from arena_kernel.transports.base import BotProgram, Connection, Launch, Transport
 
-__all__ = ["BotProgram", "Connection", "Launch", "Limits", "Transport"]
+__all__ = ["BotProgram", "Connection", "Launch", "Transport"]

@@ -10,36 +10,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena_kernel.codecs.base import Codec
 from arena_kernel.options import Configurable
+from arena_kernel.resource_limits import ResourceLimits
 
 if TYPE_CHECKING:
+    from arena_kernel.processes.cpu_meter import CpuMeter
     from arena_kernel.sandbox.bwrap import Sandbox
-    from arena_kernel.transports.cpu_meter import CpuMeter
 
 OnData = Callable[[bytes], None]
 OnClosed = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits applied to every bot process (``None`` = no limit).
-
-    ``memory_mb`` limits each process's private writable mappings, heap included
-    (RLIMIT_DATA), not its address space: the address space a JVM or a JavaScript engine
-    reserves (``PROT_NONE`` until used) does not count, while an address-space limit kills
-    such a bot mid-game (the JVM of a real Speed Clue contest bot died under 4 GiB). It also
-    caps the memory all of a bot's processes use together, with a memory cgroup where arena
-    can make one (:mod:`arena_kernel.sandbox.bot_cgroups`).
-    Linux does not enforce ``processes`` (RLIMIT_NPROC) for root; a sandboxed bot's
-    processes are capped by a cgroup where arena can make one
-    (:mod:`arena_kernel.sandbox.pids`). ``write_mb`` caps each file a bot writes
-    (RLIMIT_FSIZE; past it the write fails and the bot gets SIGXFSZ).
-    """
-
-    memory_mb: int | None = 4096
-    cpu_seconds: int | None = None
-    processes: int | None = 256
-    write_mb: int | None = 64
-    stderr_kb: int = 256
 
 
 @dataclass(frozen=True)
@@ -74,7 +52,7 @@ class Launch:
     program: BotProgram
     codec: Codec
     identifier: str
-    limits: Limits
+    limits: ResourceLimits
     log_dir: Path
     startup: float
     kill_grace: float

@@ -7,60 +7,45 @@ no threads), and the leader is left a zombie until :meth:`BotProcess.end` reaps 
 as the zombie exists its pid, and so the group id we signal, cannot be reused by anyone else.
 What left the group (``setsid``, a double fork) is found and ended once the group is gone,
 in the bot's cgroups (:mod:`~arena_kernel.sandbox.bot_cgroups`) and by the
-:mod:`~arena_kernel.transports.reaper`, and a bot whose arena dies is killed with it (a
-parent-death signal, then the :mod:`~arena_kernel.transports.warden`).
+:mod:`~arena_kernel.processes.reaper`, and a bot whose arena dies is killed with it (a
+parent-death signal, then the :mod:`~arena_kernel.processes.warden`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import functools
 import os
-import resource
 import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from arena_kernel.errors import SetupError
+from arena_kernel.processes.cancel_proof import to_the_end
+from arena_kernel.processes.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
+from arena_kernel.processes.fd_shortage import arena_descriptors
+from arena_kernel.processes.launcher import launcher
+from arena_kernel.processes.procfs import boot_ticks, group_members, stat_fields
+from arena_kernel.processes.reaper import TAG, reaper
+from arena_kernel.processes.spawn_threads import popen_aside
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.bot_cgroups import BotCgroups
 from arena_kernel.sandbox.bwrap import Confined, signal_of_exit
-from arena_kernel.transports.aside import popen_aside
-from arena_kernel.transports.base import ConnectError, Launch, Limits
-from arena_kernel.transports.cpu_meter import CgroupMeter, CpuMeter, TreeMeter
-from arena_kernel.transports.procfs import boot_ticks, group_members, stat_fields
-from arena_kernel.transports.reaper import TAG, reaper
+from arena_kernel.transports.base import ConnectError, Launch
 from arena_kernel.transports.stderr_log import (
     StderrLog,
     discard_stale_log,
     private_folder_path,
     stderr_log_path,
 )
-from arena_kernel.transports.unstoppable import to_the_end
 
 GROUP_EXIT_LIMIT = 5.0
 """How long :meth:`BotProcess.end` waits for SIGKILLed group members to be gone. Dying is
 quick, but only once a process leaves an uninterruptible wait (a hung network file
 system): past this, nothing more can be done, and the run should not hang on it."""
-
-
-@contextlib.contextmanager
-def arena_descriptors(what: str) -> Iterator[None]:
-    """Turn running out of file descriptors while starting ``what`` (``bot "x"``) into the
-    arena's failure (:class:`SetupError`): the bot did nothing wrong, and no game result
-    may say it did."""
-    try:
-        yield
-    except OSError as exc:
-        if exc.errno not in (errno.EMFILE, errno.ENFILE):
-            raise
-        raise SetupError(
-            f"cannot start {what}: the arena is out of file descriptors "
-            f"({os.strerror(exc.errno)}); raise the limit (ulimit -n) or lower concurrency"
-        ) from None
 
 
 def describe_exit(
@@ -131,79 +116,6 @@ def _group_running(pgid: int) -> bool:
         return False
 
 
-@functools.cache
-def _util_linux(command: str) -> str:
-    """The path of a util-linux command arena starts every bot through."""
-    path = shutil.which(command)
-    if path is None:
-        raise SetupError(
-            f"cannot start bots: the {command} command (util-linux) is not installed, "
-            "and arena needs it to start them safely"
-        )
-    return path
-
-
-def launcher(limits: Limits) -> list[str]:
-    """The commands a bot's argv is run through, which ``exec`` each other in the child.
-
-    ``setpriv`` gives the bot a parent-death signal (SIGKILL when the arena dies, even by
-    ``kill -9``; a bot started in the very instant the arena dies may miss it, and is
-    then the :mod:`~arena_kernel.transports.warden`'s) and ``no_new_privs`` (the mark of a
-    bot's process, see :mod:`~arena_kernel.transports.reaper`; it also keeps set-user-ID
-    programs from raising a bot's privileges); ``prlimit`` sets its resource limits
-    (:func:`limit_options`).
-    Programs rather than Python code between fork and exec: see :func:`limit_options`.
-    """
-    return [
-        _util_linux("setpriv"),
-        "--pdeathsig=KILL",
-        "--no-new-privs",
-        _util_linux("prlimit"),
-        *limit_options(limits),
-        "--",
-    ]
-
-
-def limit_options(limits: Limits) -> list[str]:
-    """The ``prlimit`` options that set the resource limits of a bot.
-
-    The limits are set by an ``exec`` of ``prlimit`` in the child rather than by Python code
-    between fork and exec (``preexec_fn``): that would force a full ``fork`` of the referee,
-    which stalls its event loop for tens of milliseconds per bot, more the bigger the
-    referee, while other games' replies wait to be read. Without it, the child is
-    ``vfork``-ed.
-
-    Each hard limit is set too, so that a bot cannot raise its soft limits back
-    (``setrlimit`` lets any process raise a soft limit up to the hard one). A limit above
-    the inherited hard limit is lowered to it (an unprivileged arena cannot raise it). The
-    CPU hard limit is one second above the soft one, so a bot first gets SIGXCPU, which a
-    fault message can name, and SIGKILL only if it catches that. Core dumps are disabled:
-    a tournament of crashing bots must not fill the disk.
-    """
-    wanted = {
-        "data": (
-            resource.RLIMIT_DATA,
-            (limits.memory_mb << 20) if limits.memory_mb is not None else None,
-        ),
-        "cpu": (resource.RLIMIT_CPU, limits.cpu_seconds),
-        "nproc": (resource.RLIMIT_NPROC, limits.processes),
-        "fsize": (resource.RLIMIT_FSIZE, (limits.write_mb << 20) if limits.write_mb else None),
-        "core": (resource.RLIMIT_CORE, 0),
-    }
-    options = []
-    for name, (which, value) in wanted.items():
-        if value is None:
-            continue
-        _, hard = resource.getrlimit(which)
-        if hard != resource.RLIM_INFINITY:
-            value = min(value, hard)
-        ceiling = value + 1 if which == resource.RLIMIT_CPU else value
-        if hard != resource.RLIM_INFINITY:
-            ceiling = min(ceiling, hard)
-        options.append(f"--{name}={value}:{ceiling}")
-    return options
-
-
 PASSED_ENV = frozenset(
     {
         "PATH",
@@ -271,7 +183,7 @@ class BotProcess:
         pidfd: int,
         tag: str,
         stderr: StderrLog,
-        limits: Limits,
+        limits: ResourceLimits,
         started: float,
         confined: Confined | None = None,
         meter: CpuMeter | None = None,
@@ -324,7 +236,7 @@ class BotProcess:
         """SIGTERM the group, SIGKILL it after ``grace`` s (or as soon as the leader is gone),
         reap the leader, then end whatever the bot started outside its group. Idempotent.
         A caller cancelled meanwhile still waits for the end (see
-        :mod:`~arena_kernel.transports.unstoppable`); if the ending itself is cancelled (the
+        :mod:`~arena_kernel.processes.cancel_proof`); if the ending itself is cancelled (the
         event loop shutting down), it finishes at once, blocking.
 
         The group is signalled even when the leader has already exited: a child it forked
@@ -433,7 +345,8 @@ async def spawn_aside(
     pass_fds: tuple[int, ...] = (),
 ) -> BotProcess:
     """:func:`spawn`, with the sandbox (the copy of the bot's folder) and the process made in
-    worker threads while the event loop runs on (see :mod:`~arena_kernel.transports.aside`)."""
+    worker threads while the event loop runs on (see
+    :mod:`~arena_kernel.processes.spawn_threads`)."""
     start = _Start(launch, argv, env)
     try:
         await to_the_end(asyncio.get_running_loop().run_in_executor(None, start.confine))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
+from arena_kernel.processes.fd_shortage import arena_descriptors
 from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
 from arena_kernel.transports.fd_connection import FdConnection
-from arena_kernel.transports.process import arena_descriptors, spawn_aside
+from arena_kernel.transports.process import spawn_aside
 
 
 class StdioTransport(Transport):

@@ -34,8 +34,8 @@ from arena_kernel.errors import OptionError, SetupError
 from arena_kernel.options import Option
 from arena_kernel.sandbox import inner_listener
 from arena_kernel.transports.base import ConnectError, Connection, Launch, Transport, expand_argv
+from arena_kernel.transports.connection_holders import Address, ip_address
 from arena_kernel.transports.fd_connection import FdConnection
-from arena_kernel.transports.peers import Address, ip_address
 from arena_kernel.transports.process import BotProcess, spawn
 from arena_kernel.transports.tcp_listener import Claim, Listener, describe_os_error, open_listener
 

@@ -3,7 +3,7 @@
 A connection gets a seat only when it is proven to be that seat's (fail closed):
 
 - a seat of a bot the arena started (a *launch*) takes a connection whose client end a
-  process of that bot holds (:func:`arena_kernel.transports.peers.holders`);
+  process of that bot holds (:func:`arena_kernel.transports.connection_holders.holders`);
 - a ``connect = true`` seat takes the first connection that nobody the arena started made
   (first come, first served), from the one peer address it may be bound to.
 
@@ -25,7 +25,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from arena_kernel.transports.peers import (
+from arena_kernel.transports.connection_holders import (
     SHORTAGES,
     Address,
     Holder,

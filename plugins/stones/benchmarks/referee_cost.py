@@ -238,6 +238,7 @@ OWNERS: tuple[tuple[str, Path], ...] = (
     ("codec (kernel/arena_kernel/codecs, json)", KERNEL / "codecs"),
     ("referee (kernel/arena_kernel/referee)", KERNEL / "referee"),
     ("transports (kernel/arena_kernel/transports)", KERNEL / "transports"),
+    ("processes (kernel/arena_kernel/processes)", KERNEL / "processes"),
     ("store (kernel/arena_kernel/store, sqlite3)", KERNEL / "store"),
     ("runner (kernel/arena_kernel/runner)", KERNEL / "runner"),
     ("kernel, other", KERNEL),

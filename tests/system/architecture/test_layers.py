@@ -21,9 +21,17 @@ Layers = tuple[tuple[str, tuple[str, ...]], ...]
 LAYERS: Layers = (
     (
         "vocabulary",
-        ("__init__.py", "errors.py", "markers.py", "model.py", "options.py", "hookspecs.py"),
+        (
+            "__init__.py",
+            "errors.py",
+            "markers.py",
+            "model.py",
+            "options.py",
+            "resource_limits.py",
+            "hookspecs.py",
+        ),
     ),
-    ("wire and process", ("codecs/", "sandbox/", "transports/", "bots/")),
+    ("wire and process", ("codecs/", "sandbox/", "processes/", "transports/", "bots/")),
     ("referee", ("referee/", "games/")),
     ("assembly", ("registries/", "scoring/", "store/")),
     ("running", ("match/", "executors/", "runner/")),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from arena_cli import arena, one_error_line
 
-from arena_kernel.cli.check_report import CheckedGame, Limits, check_report
+from arena_kernel.cli.check_report import CheckedGame, ClockLimits, check_report
 from arena_kernel.model import Event, Fault, FaultKind
 from arena_kernel.store.sqlite import GameDetail
 
@@ -180,7 +180,7 @@ def game(
     return CheckedGame(detail, events)
 
 
-LIMITS = Limits(startup=10, reply=2)
+LIMITS = ClockLimits(startup=10, reply=2)
 
 
 def test_the_report_shows_requests_replies_and_times_and_hides_notices() -> None:

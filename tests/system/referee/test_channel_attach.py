@@ -13,7 +13,8 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
-from arena_kernel.transports.base import BotProgram, Connection, Launch, Limits, OnClosed, OnData
+from arena_kernel.resource_limits import ResourceLimits
+from arena_kernel.transports.base import BotProgram, Connection, Launch, OnClosed, OnData
 from arena_kernel.transports.stdio import StdioTransport
 
 
@@ -65,7 +66,7 @@ def test_a_greeting_from_a_real_bot_is_in_the_games_log(tmp_path: Path) -> None:
 
     async def scenario() -> tuple[Table, object]:
         codec = LineCodec()
-        launch = Launch(BotProgram("g", greeter), codec, "g", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(BotProgram("g", greeter), codec, "g", ResourceLimits(), tmp_path, 5.0, 0.5)
         channel = Channel("g", "g", await StdioTransport().connect(launch), codec)
         try:
             async with asyncio.timeout(5):

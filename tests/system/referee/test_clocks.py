@@ -14,8 +14,9 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.testing.scripted import command as scripted
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 
@@ -28,7 +29,9 @@ async def open_table(
     channels = []
     for i, steps in enumerate(scripts):
         argv = (*scripted(steps), "--only", only)
-        launch = Launch(BotProgram(f"bot{i}", argv), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(
+            BotProgram(f"bot{i}", argv), codec, f"bot{i}", ResourceLimits(), tmp_path, 5.0, 0.5
+        )
         channels.append(Channel(f"bot{i}", f"bot{i}", await transport.connect(launch), codec))
     return Table(channels, clocks, EventLog())
 
@@ -87,7 +90,7 @@ def test_a_greeting_awaited_first_is_on_the_startup_clock_too(tmp_path: Path) ->
 
     async def scenario():
         codec = LineCodec()
-        launch = Launch(BotProgram("g", greeter), codec, "g", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(BotProgram("g", greeter), codec, "g", ResourceLimits(), tmp_path, 5.0, 0.5)
         channel = Channel("g", "g", await StdioTransport().connect(launch), codec)
         table = Table([channel], Clocks(startup=6.0, reply=0.2), EventLog())
         try:
@@ -157,7 +160,9 @@ def test_starting_bots_does_not_hold_up_the_replies_of_others(tmp_path: Path) ->
     async def start_bots(transport: StdioTransport, codec: LineCodec) -> list:
         await asyncio.sleep(0.02)
         launches = [
-            Launch(BotProgram("cat", ("cat",)), codec, f"cat{i}", Limits(), tmp_path, 5.0, 0.5)
+            Launch(
+                BotProgram("cat", ("cat",)), codec, f"cat{i}", ResourceLimits(), tmp_path, 5.0, 0.5
+            )
             for i in range(40)
         ]
         return [await transport.connect(launch) for launch in launches]

@@ -20,13 +20,14 @@ import pytest
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.model import FaultKind
+from arena_kernel.processes import cpu_meter
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks, Mode
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Reply, Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.testing.scripted import command
-from arena_kernel.transports import cpu_meter
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 HOG = "import time, sys\nend = time.time() + float(sys.argv[1])\nwhile time.time() < end: pass"
@@ -73,7 +74,7 @@ def ask(
             BotProgram("bot", command(steps)),
             codec,
             "bot",
-            Limits(),
+            ResourceLimits(),
             tmp_path,
             30.0,
             0.5,
@@ -186,7 +187,9 @@ def ask_slow_starter(tmp_path: Path, startup: float) -> Reply:
     async def scenario() -> Reply:
         codec = LineCodec()
         argv = (sys.executable, "-c", SLOW_STARTER)
-        launch = Launch(BotProgram("bot", argv), codec, "bot", Limits(), tmp_path, 30.0, 0.5)
+        launch = Launch(
+            BotProgram("bot", argv), codec, "bot", ResourceLimits(), tmp_path, 30.0, 0.5
+        )
         connection = await StdioTransport().connect(replace(launch, cpu_clock=True))
         channel = Channel("bot", "bot", connection, codec)
         clocks = Clocks(startup=startup, reply=LIMIT, grace=GRACE, mode="cpu", wall_cap=50.0)

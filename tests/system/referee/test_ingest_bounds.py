@@ -17,8 +17,9 @@ from arena_kernel.referee.channel import MAX_PENDING, PENDING_BYTES_IN_MESSAGES,
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import MAX_UNSOLICITED_EVENTS, EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.testing.scripted import command as scripted
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.fd_connection import MAX_UNSENT
 from arena_kernel.transports.stdio import StdioTransport
 
@@ -26,7 +27,9 @@ CLOCKS = Clocks(startup=0.0, reply=2.0, grace=0.05)
 
 
 async def table_of(tmp_path: Path, argv: tuple[str, ...]) -> Table:
-    launch = Launch(BotProgram("bot", argv), LineCodec(), "bot", Limits(), tmp_path, 5.0, 0.5)
+    launch = Launch(
+        BotProgram("bot", argv), LineCodec(), "bot", ResourceLimits(), tmp_path, 5.0, 0.5
+    )
     connection = await StdioTransport().connect(launch)
     channel = Channel("bot", "bot", connection, launch.codec)
     return Table([channel], CLOCKS, EventLog())

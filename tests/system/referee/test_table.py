@@ -15,8 +15,9 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.testing.scripted import command as scripted
-from arena_kernel.transports.base import BotProgram, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.fd_connection import MAX_UNSENT
 from arena_kernel.transports.stdio import StdioTransport
 
@@ -33,7 +34,13 @@ async def open_table(
     channels = []
     for i, steps in enumerate(scripts):
         launch = Launch(
-            BotProgram(f"bot{i}", scripted(steps)), codec, f"bot{i}", Limits(), tmp_path, 5.0, 0.5
+            BotProgram(f"bot{i}", scripted(steps)),
+            codec,
+            f"bot{i}",
+            ResourceLimits(),
+            tmp_path,
+            5.0,
+            0.5,
         )
         connection = await transport.connect(launch)
         channels.append(Channel(f"bot{i}", f"bot{i}", connection, codec, tagged=tagged))
@@ -224,7 +231,9 @@ def test_receive_takes_a_greeting_sent_before_anyone_asked(tmp_path: Path) -> No
     async def scenario():
         transport = StdioTransport()
         codec = LineCodec()
-        launch = Launch(BotProgram("g", tuple(greeter)), codec, "g", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(
+            BotProgram("g", tuple(greeter)), codec, "g", ResourceLimits(), tmp_path, 5.0, 0.5
+        )
         channel = Channel("g", "g", await transport.connect(launch), codec)
         table = Table([channel], Clocks(startup=2.0), EventLog())
         await asyncio.sleep(0.3)
@@ -314,7 +323,7 @@ def test_a_request_that_overflows_a_deaf_bots_input_is_its_fault(tmp_path: Path)
     async def scenario():
         codec = LineCodec()
         program = BotProgram("deaf", ("sleep", "60"))  # never reads its input
-        launch = Launch(program, codec, "deaf", Limits(), tmp_path, 5.0, 0.5)
+        launch = Launch(program, codec, "deaf", ResourceLimits(), tmp_path, 5.0, 0.5)
         connection = await StdioTransport().connect(launch)
         table = Table([Channel("deaf", "deaf", connection, codec)], QUICK, EventLog())
         half = "x" * (MAX_UNSENT // 2)

@@ -30,14 +30,15 @@ from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.executors.seating import Lineup, close_all
+from arena_kernel.processes.procfs import read_stat, with_environ
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.table import Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.runner.api import prepare, run_match
 from arena_kernel.runner.run import Runner
 from arena_kernel.store import Store
 from arena_kernel.testing.rps import Rps
-from arena_kernel.transports.base import BotProgram, Launch, Limits
-from arena_kernel.transports.procfs import read_stat, with_environ
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 ESCAPERS = {
@@ -266,7 +267,13 @@ def test_ending_a_game_completes_however_often_its_task_is_cancelled(
     ending must not stop half-way (the bot here ignores SIGTERM, so it takes its grace)."""
     argv = (*ESCAPERS["python"], "setsid", str(hostiles.piddir), "--ignore-eof")
     launch = Launch(
-        BotProgram("stubborn", argv=argv), LineCodec(), "0-stubborn", Limits(), tmp_path, 5, 0.5
+        BotProgram("stubborn", argv=argv),
+        LineCodec(),
+        "0-stubborn",
+        ResourceLimits(),
+        tmp_path,
+        5,
+        0.5,
     )
 
     async def main() -> None:

@@ -26,6 +26,7 @@ from as_user import UserArena
 
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.model import FaultKind
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.bot_cgroups import MEMORY, WEIGHT, warden_cgroup
 from arena_kernel.sandbox.cgroup_kill import empty, members
 from arena_kernel.sandbox.cgroups import (
@@ -37,7 +38,7 @@ from arena_kernel.sandbox.cgroups import (
     run_cgroup,
 )
 from arena_kernel.testkit import run_match, stored_games
-from arena_kernel.transports.base import BotProgram, Connection, Launch, Limits
+from arena_kernel.transports.base import BotProgram, Connection, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 ARENA = (sys.executable, "-m", "arena_kernel.cli.main", "run", "--quiet")
@@ -135,7 +136,7 @@ def launch(tmp_path: Path, argv: tuple[str, ...], identifier: str) -> Launch:
         program=BotProgram(identifier, argv=argv),
         codec=LineCodec(),
         identifier=identifier,
-        limits=Limits(),
+        limits=ResourceLimits(),
         log_dir=tmp_path / "logs",
         startup=10.0,
         kill_grace=0.5,

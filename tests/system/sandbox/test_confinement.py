@@ -24,13 +24,14 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Reply, Table
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.bwrap import Confined, Sandbox, private_env
 from arena_kernel.sandbox.cgroups import offering, run_cgroup
 from arena_kernel.sandbox.pids import pids_parent
 from arena_kernel.sandbox.runtime import command_needs
 from arena_kernel.sandbox.view import View
 from arena_kernel.testkit import run_match, stored_games
-from arena_kernel.transports.base import BotProgram, ConnectError, Launch, Limits
+from arena_kernel.transports.base import BotProgram, ConnectError, Launch
 from arena_kernel.transports.stdio import StdioTransport
 from arena_kernel.transports.tcp import TcpTransport
 
@@ -162,7 +163,7 @@ def launch_in(tmp_path: Path, bwrap: str, argv: tuple[str, ...], **fields: objec
         program=BotProgram("bot", argv=argv, cwd=str(folder)),
         codec=LineCodec(),
         identifier="bot",
-        limits=Limits(),
+        limits=ResourceLimits(),
         log_dir=tmp_path / "logs",
         startup=20.0,
         kill_grace=0.5,
@@ -174,11 +175,15 @@ def launch_in(tmp_path: Path, bwrap: str, argv: tuple[str, ...], **fields: objec
 @pytest.mark.parametrize(
     ("source", "limits", "said"),
     [
-        ("import sys; sys.exit(3)", Limits(), "exited with status 3"),
-        ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", Limits(), "killed by SIGKILL"),
+        ("import sys; sys.exit(3)", ResourceLimits(), "exited with status 3"),
+        (
+            "import os, signal; os.kill(os.getpid(), signal.SIGKILL)",
+            ResourceLimits(),
+            "killed by SIGKILL",
+        ),
         (
             "while True: pass",
-            Limits(cpu_seconds=1),
+            ResourceLimits(cpu_seconds=1),
             "killed by SIGXCPU (CPU time limit of 1 s exceeded)",
         ),
     ],
@@ -295,7 +300,7 @@ def test_a_cgroup_caps_the_processes_of_one_bot_and_is_removed_after_it(tmp_path
         "    print(made, exc.strerror, flush=True)\n"
     )
     launch = launch_in(
-        tmp_path, sandbox.bwrap, (sys.executable, str(script)), limits=Limits(processes=8)
+        tmp_path, sandbox.bwrap, (sys.executable, str(script)), limits=ResourceLimits(processes=8)
     )
     assert launch.sandbox is not None
     launch = replace(launch, sandbox=replace(launch.sandbox, pids_parent=parent))

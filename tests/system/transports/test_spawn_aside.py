@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.processes.procfs import read_stat
+from arena_kernel.processes.reaper import reaper
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.transports import process
-from arena_kernel.transports.base import BotProgram, Launch, Limits
-from arena_kernel.transports.procfs import read_stat
-from arena_kernel.transports.reaper import reaper
+from arena_kernel.transports.base import BotProgram, Launch
 from arena_kernel.transports.stdio import StdioTransport
 
 SLOW = 0.3
@@ -40,7 +41,9 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
 
 
 def cat(tmp_path: Path) -> Launch:
-    return Launch(BotProgram("cat", ("cat",)), LineCodec(), "cat", Limits(), tmp_path, 5.0, 0.5)
+    return Launch(
+        BotProgram("cat", ("cat",)), LineCodec(), "cat", ResourceLimits(), tmp_path, 5.0, 0.5
+    )
 
 
 def open_descriptors() -> int:

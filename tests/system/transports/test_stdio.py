@@ -14,7 +14,8 @@ import pytest
 from transport_helpers import Recorder, alive, run
 
 from arena_kernel.errors import SetupError
-from arena_kernel.transports.base import ConnectError, Limits
+from arena_kernel.resource_limits import ResourceLimits
+from arena_kernel.transports.base import ConnectError
 from arena_kernel.transports.process import describe_exit
 from arena_kernel.transports.stderr_log import stderr_log_path
 from arena_kernel.transports.stdio import StdioTransport
@@ -207,7 +208,7 @@ def test_killed_by_a_signal_is_described(bot_script, make_launch):
 
 def test_memory_limit(bot_script, make_launch):
     bot = bot_script("block = bytearray(1 << 30)\nprint('allocated', flush=True)")
-    launch = make_launch(bot, limits=Limits(memory_mb=200))
+    launch = make_launch(bot, limits=ResourceLimits(memory_mb=200))
 
     async def main():
         conn, rec = await started(launch)
@@ -228,7 +229,7 @@ def test_memory_limit_ignores_reserved_address_space(bot_script, make_launch):
         "print('reserved', flush=True)\n"
         "import sys; sys.stdin.read()"
     )
-    launch = make_launch(bot, limits=Limits(memory_mb=200))
+    launch = make_launch(bot, limits=ResourceLimits(memory_mb=200))
 
     async def main():
         conn, rec = await started(launch)
@@ -243,7 +244,7 @@ def test_cpu_limit(bot_script, make_launch):
     bot = bot_script("while True:\n    pass")
 
     async def main():
-        conn, rec = await started(make_launch(bot, limits=Limits(cpu_seconds=1)))
+        conn, rec = await started(make_launch(bot, limits=ResourceLimits(cpu_seconds=1)))
         reason = await rec.wait_closed(timeout=60)
         assert reason == "killed by SIGXCPU (CPU time limit of 1 s exceeded)"
         await conn.close()
@@ -282,7 +283,7 @@ def test_stderr_is_capped_and_drained(bot_script, make_launch):
         print("done", flush=True)
         """
     )
-    launch = make_launch(bot, limits=Limits(stderr_kb=8))
+    launch = make_launch(bot, limits=ResourceLimits(stderr_kb=8))
 
     async def main():
         conn, rec = await started(launch)

@@ -21,9 +21,9 @@ import pytest
 from transport_helpers import Recorder, run
 
 from arena_kernel.errors import SetupError
-from arena_kernel.transports import peers, tcp_listener
+from arena_kernel.transports import connection_holders, tcp_listener
 from arena_kernel.transports.base import BotProgram, ConnectError
-from arena_kernel.transports.peers import Holder, LookupStarved, holders
+from arena_kernel.transports.connection_holders import Holder, LookupStarved, holders
 from arena_kernel.transports.tcp import TcpTransport
 
 HELLO = """
@@ -445,7 +445,9 @@ def test_out_of_descriptors_the_owner_of_a_connection_is_unknown_not_a_stranger(
                 sock.close()
 
 
-@pytest.mark.parametrize("lookup", [peers.client_inodes, peers._proc_inodes])
+@pytest.mark.parametrize(
+    "lookup", [connection_holders.client_inodes, connection_holders._proc_inodes]
+)
 @pytest.mark.parametrize(
     ("family", "host"), [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")]
 )
@@ -467,7 +469,7 @@ def test_the_client_socket_of_each_connection_is_found(lookup, family, host):
             listeners = [server]
         accepted = [listener.accept()[0] for listener in listeners]
         try:
-            ends = [peers._ends(sock) for sock in accepted]
+            ends = [connection_holders._ends(sock) for sock in accepted]
             assert lookup(ends) == [os.fstat(c.fileno()).st_ino for c in clients]
         finally:
             for sock in (*clients, *accepted, *listeners[1:]):

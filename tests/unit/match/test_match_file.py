@@ -10,10 +10,11 @@ import pytest
 from match_fakes import FakeGame, Nim, Rps, Stones, make_registries
 
 from arena_kernel.errors import MatchFileError, PluginError
-from arena_kernel.match.loader import find_line, load_match, read_toml, validate
+from arena_kernel.match.file_lines import find_line
+from arena_kernel.match.loader import load_match, read_toml, validate
 from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import SandboxSettings
-from arena_kernel.transports.base import Limits
 
 Fails = Callable[[str], str]
 Load = Callable[[str], MatchSpec]
@@ -133,7 +134,7 @@ def test_full_file_sets_every_field(write, registries) -> None:
             "mode": "cpu",
             "wall_cap": 4.0,
         },
-        limits=Limits(memory_mb=512, cpu_seconds=10, processes=None, stderr_kb=16),
+        limits=ResourceLimits(memory_mb=512, cpu_seconds=10, processes=None, stderr_kb=16),
         max_message=64 * 1024,
         codec="json",
         transport="tcp",
@@ -167,7 +168,7 @@ def test_defaults_are_filled_in(load: Load, tmp_path: Path) -> None:
         "mode": "wall",
         "wall_cap": 10.0,
     }
-    assert spec.limits == Limits()
+    assert spec.limits == ResourceLimits()
     assert spec.max_message == 1 << 20
     assert spec.game_options == {"size": 9, "komi": 0.5, "rule": "normal", "swap": False}
     assert spec.plugins == ()
@@ -609,7 +610,7 @@ def test_sandbox_tables_load_with_absolute_paths(
 def test_without_sandbox_tables_the_defaults_hold(load: Load) -> None:
     spec = load('game = "stones"\n' + TWO_BOTS)
     assert spec.sandbox == SandboxSettings()
-    assert spec.limits.write_mb == Limits().write_mb
+    assert spec.limits.write_mb == ResourceLimits().write_mb
     assert all(bot.sandbox == {} for bot in spec.bots)
 
 

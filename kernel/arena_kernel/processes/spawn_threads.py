@@ -10,7 +10,7 @@ waited that long to be read. CPython lets other threads run during that wait
 not, a start made here costs the loop what it cost on the loop's thread.
 
 The worker threads live as long as the arena: a bot's parent-death signal (see
-:func:`~arena_kernel.transports.process.launcher`) is sent when the *thread* that started it
+:func:`~arena_kernel.processes.launcher.launcher`) is sent when the *thread* that started it
 ends (``prctl(2)``), so a thread ending earlier would kill the bots it started.
 """
 
@@ -25,7 +25,7 @@ import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from arena_kernel.transports.unstoppable import to_the_end
+from arena_kernel.processes.cancel_proof import to_the_end
 
 THREADS = 4
 """Bots made at the same time; each takes its thread for a moment only."""

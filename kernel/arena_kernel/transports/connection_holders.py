@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from arena_kernel.transports.procfs import no_new_privs
+from arena_kernel.processes.procfs import no_new_privs
 
 SHORTAGES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 """``errno`` values that mean the arena is short of a resource, not that something is wrong
@@ -212,7 +212,7 @@ def _descendants(table: dict[int, tuple[int, int]], root: int) -> set[int]:
 
 def _bots_of_arena(table: dict[int, tuple[int, int]]) -> set[int]:
     """The arena's descendants that are bots' processes: they carry the bots' mark,
-    ``no_new_privs`` (see :mod:`arena_kernel.transports.reaper`), which no process can drop. A
+    ``no_new_privs`` (see :mod:`arena_kernel.processes.reaper`), which no process can drop. A
     descendant without it is no bot: a bot run by someone else from the same script, a
     worker. Where the arena itself runs with ``no_new_privs`` (some containers), everything
     carries the mark and every descendant counts."""

@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+from arena_kernel.processes.procfs import all_processes, descendants, read_stat, stat_fields
 from arena_kernel.sandbox.bot_cgroups import ACCOUNTING, BotCgroups
 from arena_kernel.sandbox.cgroups import offering
-from arena_kernel.transports.procfs import all_processes, descendants, read_stat, stat_fields
 
 _TICK = 1 / os.sysconf("SC_CLK_TCK")
 

@@ -16,7 +16,7 @@ import signal
 import time
 from collections.abc import Iterable
 
-from arena_kernel.transports.procfs import Stat, all_processes, descendants, read_stat
+from arena_kernel.processes.procfs import Stat, all_processes, descendants, read_stat
 
 POLL = 0.002
 """Seconds between two looks at processes that were sent SIGKILL."""

@@ -45,13 +45,13 @@ import secrets
 import time
 
 from arena_kernel.errors import SetupError
-from arena_kernel.transports.procfs import (
+from arena_kernel.processes.procfs import (
     Stat,
     all_processes,
     environ_value,
     no_new_privs,
 )
-from arena_kernel.transports.subtree import POLL, all_dead, kill_trees, wait_dead
+from arena_kernel.processes.tree_kill import POLL, all_dead, kill_trees, wait_dead
 
 TAG = "ARENA_TAG"
 """The environment variable that ties a process to the bot it descends from."""
@@ -108,7 +108,7 @@ class Reaper:
         on, sweeps included, so this comes first; until :meth:`started` tells the leader's
         pid, sweeps leave zombies be (one may be that leader).
 
-        ``since`` is :func:`~arena_kernel.transports.procfs.boot_ticks` taken now, so no
+        ``since`` is :func:`~arena_kernel.processes.procfs.boot_ticks` taken now, so no
         later than the leader's start as ``/proc`` tells it (read there, it cost every bot
         start a tenth of a millisecond or more of the event loop's time). Sweeps only ask
         whether a bot started after a process, which an earlier time answers no more

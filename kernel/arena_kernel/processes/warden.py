@@ -1,7 +1,7 @@
 """The warden: a small process per run that ends the run's bots if the arena dies.
 
 A bot's leader gets SIGKILL when the arena dies (its parent-death signal, see
-:func:`arena_kernel.transports.process.launcher`), but what the bot forked does not, and a bot
+:func:`arena_kernel.processes.launcher.launcher`), but what the bot forked does not, and a bot
 that ignores the end of its input would run on for ever after a ``kill -9`` of the arena,
 an out-of-memory kill or a crash. The warden covers that: a child of the arena (never of a
 bot), in a session of its own (a Ctrl-C meant for the arena does not reach it), it waits
@@ -10,7 +10,7 @@ writes ``done`` and closes it, and the warden exits. If the pipe ends without ``
 arena is gone: the warden kills every process in the arena's run cgroup, where every bot
 has a cgroup (:func:`~arena_kernel.sandbox.bot_cgroups.warden_cgroup`), until none is left,
 and removes it; then every process carrying the arena's tag (see
-:mod:`~arena_kernel.transports.reaper`) with everything below it, until none is left; and
+:mod:`~arena_kernel.processes.reaper`) with everything below it, until none is left; and
 exits. The cgroup finds what the tag cannot: a bot's process that started a program with
 an emptied environment. Where arena can make no cgroup, the tag is all there is.
 
@@ -33,14 +33,14 @@ import sys
 import time
 from pathlib import Path
 
+from arena_kernel.processes.fd_shortage import arena_descriptors
+from arena_kernel.processes.procfs import with_environ
+from arena_kernel.processes.reaper import TAG, given_by, reaper
+from arena_kernel.processes.tree_kill import POLL, kill_trees, wait_dead
 from arena_kernel.sandbox.bot_cgroups import warden_cgroup
 from arena_kernel.sandbox.cgroup_kill import empty
 from arena_kernel.sandbox.cgroups import remove_run
 from arena_kernel.sandbox.oom import spare_arena
-from arena_kernel.transports.process import arena_descriptors
-from arena_kernel.transports.procfs import with_environ
-from arena_kernel.transports.reaper import TAG, given_by, reaper
-from arena_kernel.transports.subtree import POLL, kill_trees, wait_dead
 
 DONE = b"done"
 """What the arena writes to its warden at the end of a normal run."""
@@ -50,7 +50,7 @@ END_LIMIT = 10.0
 the arena waits for its warden to exit after ``done``: both are over in milliseconds
 unless a process is stuck in an uninterruptible wait."""
 
-_BOOT = "import sys; from arena_kernel.transports.warden import main; main(*sys.argv[1:])"
+_BOOT = "import sys; from arena_kernel.processes.warden import main; main(*sys.argv[1:])"
 """The warden's program: ``-I`` keeps the environment's PYTHONPATH and the user's site out;
 arena_kernel comes from where this interpreter has it installed."""
 

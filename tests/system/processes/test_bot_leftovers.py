@@ -22,11 +22,11 @@ import pytest
 from paths import BOTS
 from transport_helpers import Recorder, alive, run
 
+from arena_kernel.processes.procfs import boot_ticks, read_stat
+from arena_kernel.processes.reaper import TAG, reaper
+from arena_kernel.processes.warden import Warden
 from arena_kernel.sandbox import bot_cgroups
-from arena_kernel.transports.procfs import boot_ticks, read_stat
-from arena_kernel.transports.reaper import TAG, reaper
 from arena_kernel.transports.stdio import StdioTransport
-from arena_kernel.transports.warden import Warden
 
 
 @pytest.fixture(scope="module")
@@ -224,14 +224,15 @@ def test_a_leftover_that_exits_by_itself_is_reaped(marked, escaper, make_launch,
 ORPHANED_BOT = """
     import asyncio, sys
     from pathlib import Path
-    from arena_kernel.transports.base import BotProgram, Launch, Limits
+    from arena_kernel.resource_limits import ResourceLimits
+    from arena_kernel.transports.base import BotProgram, Launch
     from arena_kernel.codecs.line import LineCodec
     from arena_kernel.transports.stdio import StdioTransport
     {warden}
 
     async def main():
         launch = Launch(BotProgram("x", argv=tuple(sys.argv[1:])), LineCodec(), "x",
-                        Limits(), Path({logs!r}), 5.0, 0.5)
+                        ResourceLimits(), Path({logs!r}), 5.0, 0.5)
         {start_warden}
         conn = await StdioTransport().connect(launch)
         print(conn.pid, flush=True)
@@ -245,7 +246,7 @@ def arena_stand_in(tmp_path: Path, argv: tuple[str, ...], *, warden: bool) -> su
     """A process that starts one bot the way the arena does, then waits to be killed."""
     source = ORPHANED_BOT.format(
         logs=str(tmp_path / "logs"),
-        warden="from arena_kernel.transports.warden import Warden" if warden else "",
+        warden="from arena_kernel.processes.warden import Warden" if warden else "",
         start_warden="Warden.start()" if warden else "",
     )
     script = tmp_path / "arena_stand_in.py"

@@ -2,7 +2,7 @@
 
 Everything here reads a snapshot that may be stale by the time it is used: a process can
 exit, and its PID be reused, between two reads. Whoever acts on a snapshot checks
-:attr:`Stat.started` again through a pidfd first (see :mod:`arena_kernel.transports.subtree`).
+:attr:`Stat.started` again through a pidfd first (see :mod:`arena_kernel.processes.tree_kill`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,125 @@
+"""What a run writes: its row, each finished game with its seats, faults and event log, and
+the mark that it is finished. Each function runs inside one write transaction
+(:meth:`Database._write <arena_kernel.store.database.Database._write>`), so that a game is
+either all stored or not at all."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from arena_kernel.model import GameRecord
+from arena_kernel.store.logs import pack, seat_replies
+from arena_kernel.store.outcomes import first_faults, result_text
+
+
+def insert_run(
+    db: sqlite3.Connection, key: str, name: str, game: str, spec: dict[str, Any], total: int
+) -> None:
+    """Create the run ``key`` unless it is stored already."""
+    db.execute(
+        "INSERT INTO runs (key, name, game, spec, total_games, created)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+        (key, name, game, _to_json(spec), total, time.time()),
+    )
+
+
+def finish_run(db: sqlite3.Connection, run_id: int) -> None:
+    """Mark every scheduled game of the run as played."""
+    db.execute("UPDATE runs SET finished = ? WHERE id = ?", (time.time(), run_id))
+
+
+def check_seats(record: GameRecord) -> None:
+    """Raise :class:`ValueError` unless the outcome has a rank (and a score, if any) per
+    seat."""
+    scheduled, outcome = record.game, record.outcome
+    seats = len(scheduled.seating)
+    if len(outcome.ranks) != seats or (outcome.scores is not None and len(outcome.scores) != seats):
+        raise ValueError(
+            f"game {scheduled.index}: {seats} seats but ranks {outcome.ranks} "
+            f"and scores {outcome.scores}"
+        )
+
+
+def insert_game(db: sqlite3.Connection, run_id: int, record: GameRecord) -> int | None:
+    """Store one game with its seats, faults and events; the new game id, or None if the
+    run already holds this game index."""
+    scheduled, outcome = record.game, record.outcome
+    seats = len(scheduled.seating)
+    cursor = db.execute(
+        "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
+        " void, details, extra, sandbox, outcome)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (run_id, idx) DO NOTHING",
+        (
+            run_id,
+            scheduled.index,
+            scheduled.session,
+            scheduled.seed,
+            record.started_at,
+            record.duration,
+            outcome.reason,
+            outcome.void,
+            _to_json(outcome.details),
+            _to_json(record.extra),
+            record.sandbox,
+            result_text(
+                scheduled.seating,
+                outcome.ranks,
+                outcome.scores,
+                outcome.disqualified,
+                first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
+            ),
+        ),
+    )
+    if cursor.rowcount == 0:
+        return None
+    game_id = cursor.lastrowid
+    scores: Sequence[float | None] = outcome.scores or [None] * seats
+    replies = seat_replies(record.events, seats)
+    db.executemany(
+        "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                game_id,
+                seat,
+                bot,
+                outcome.ranks[seat],
+                scores[seat],
+                seat in outcome.disqualified,
+                record.stderr_logs.get(seat),
+                replies[seat].times,
+                replies[seat].late,
+                replies[seat].cpu,
+            )
+            for seat, bot in enumerate(scheduled.seating)
+        ],
+    )
+    out = sorted({scheduled.seating[seat] for seat in outcome.disqualified})
+    if out:
+        # Out of the run: every game of a disqualified bot stops counting, in the
+        # same transaction, so a crash can never leave half of them counted. Its
+        # games are found by seats_by_bot ("+" keeps SQLite from walking every
+        # game of the run by the run's index instead).
+        marks = ", ".join("?" * len(out))
+        db.execute(
+            "UPDATE games SET void = 1 WHERE +run_id = ? AND id IN "
+            f"(SELECT game_id FROM seats WHERE bot IN ({marks}))",
+            (run_id, *out),
+        )
+    db.executemany(
+        "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
+        [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
+    )
+    if record.events:
+        db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
+    return game_id
+
+
+def _to_json(value: dict[str, Any]) -> str:
+    """JSON for free-form plugin data; anything JSON cannot hold is stored as its ``str``
+    rather than losing a finished game over a detail."""
+    return json.dumps(value, sort_keys=True, default=str)
