@@ -39,7 +39,7 @@ from arena_kernel.executors.base import Executor, Results
 from arena_kernel.options import Option
 
 if TYPE_CHECKING:  # registering an executor imports no game, no referee and no Dask
-    from arena_kernel.executors.remote import SessionResult, WorkerCheck, WorkerSetup
+    from arena_kernel.executor_plugin import SessionResult, WorkerCheck, WorkerSetup
     from arena_kernel.match.resolved import ResolvedMatch
     from arena_kernel.match.schedule import Session, Sessions
 
@@ -83,7 +83,7 @@ class DaskExecutor(Executor):
         self.threads = 1
 
     async def prepare(self, sessions: Sessions) -> None:
-        from arena_kernel.executors.remote import WorkerSetup, check_worker
+        from arena_kernel.executor_plugin import WorkerSetup, check_worker
 
         distributed = self._distributed()
         self.setup = WorkerSetup(secrets.token_hex(8), self.match.spec, self._plugin_paths())
@@ -156,7 +156,7 @@ class DaskExecutor(Executor):
             ) from None
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
-        from arena_kernel.executors.remote import deliver
+        from arena_kernel.executor_plugin import deliver
 
         distributed = self._distributed()
         client = self.client
@@ -205,7 +205,7 @@ class DaskExecutor(Executor):
                     await client.cancel(pending)
 
     async def aclose(self) -> None:
-        from arena_kernel.executors.remote import close_run
+        from arena_kernel.executor_plugin import close_run
 
         try:
             if self.client is not None:
@@ -226,7 +226,7 @@ def _play_on_this_worker(
 
     from distributed import get_worker
 
-    from arena_kernel.executors.remote import play_session
+    from arena_kernel.executor_plugin import play_session
 
     where = f"worker {get_worker().address} on {socket.gethostname()}"
     return play_session(setup, session, disqualified, where)
