@@ -12,7 +12,7 @@ from arena_kernel.executors.base import Executor, Results
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
     from arena_kernel.match.schedule import Session, Sessions
-    from arena_kernel.runner.seating import Lineup
+    from arena_kernel.runner.lineup import Lineup
 
 
 class LocalExecutor(Executor):
@@ -24,7 +24,7 @@ class LocalExecutor(Executor):
     async def prepare(self, sessions: Sessions) -> None:
         from arena_kernel.runner.crowding import usable_cores
         from arena_kernel.runner.fd_budget import check_open_file_limit
-        from arena_kernel.runner.seating import Lineup
+        from arena_kernel.runner.lineup import Lineup
 
         spec = self.match.spec
         self.workers = min(spec.concurrency, len(sessions))

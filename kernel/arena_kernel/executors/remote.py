@@ -7,7 +7,7 @@ results. A worker never writes the store.
 
 On a worker the referee runs as it does locally: every session of a worker process plays
 on one event loop (:class:`ArenaLoop`, a thread of its own), with one
-:class:`~arena_kernel.runner.seating.Lineup` per run (its transports, its warden), made on
+:class:`~arena_kernel.runner.lineup.Lineup` per run (its transports, its warden), made on
 the first call that needs it. The engine's task threads only wait for their session.
 Bots' logs go to a temporary folder, read back into the result and removed.
 """
@@ -32,8 +32,8 @@ from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import GameRecord, ScheduledGame
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.runner.crowding import usable_cores
+from arena_kernel.runner.lineup import Lineup
 from arena_kernel.runner.player import SessionPlayer
-from arena_kernel.runner.seating import Lineup
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ from arena_kernel.model import GameRecord, Outcome, ScheduledGame
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
-from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.runner.lineup import Lineup, close_all
 
 if TYPE_CHECKING:  # executors use the player: the runner imports none of them
     from arena_kernel.executors.base import Results

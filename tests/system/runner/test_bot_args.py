@@ -18,7 +18,7 @@ from arena_kernel.match.spec import BotSpec, MatchSpec
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.runner.api import run_match
-from arena_kernel.runner.seating import Lineup
+from arena_kernel.runner.lineup import Lineup
 from arena_kernel.store import Store
 
 

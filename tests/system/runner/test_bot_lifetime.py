@@ -32,8 +32,8 @@ from arena_kernel.codecs.line import LineCodec
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.table import Table
 from arena_kernel.runner.api import prepare, run_match
+from arena_kernel.runner.lineup import Lineup, close_all
 from arena_kernel.runner.run import Runner
-from arena_kernel.runner.seating import Lineup, close_all
 from arena_kernel.store import Store
 from arena_kernel.testing.rps import Rps
 from arena_kernel.transports.base import BotProgram, Launch, Limits

@@ -12,7 +12,7 @@ from arena_kernel.match.loader import load_match
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 from arena_kernel.registries.registry import Registries
-from arena_kernel.runner.seating import Lineup, close_all
+from arena_kernel.runner.lineup import Lineup, close_all
 from arena_kernel.sandbox.settings import BotSandbox
 from arena_kernel.testing.nim import Nim
 
