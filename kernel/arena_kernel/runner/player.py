@@ -54,7 +54,7 @@ class SessionPlayer:
         self.clocks = match.clocks
         self.lineup = lineup
         self.results = results
-        self.lifetime = getattr(self.game, "lifetime", type(self.game).lifetime)
+        self.lifetime = self.game.lifetime
 
     async def play(self, session: Session) -> None:
         if self.lifetime == "game":

@@ -113,7 +113,7 @@ class Runner:
         self.observers = Observers(pm)
         self.match = resolve(spec, registries)
         self.schedule = Schedule(spec)
-        self.lifetime = getattr(self.match.game, "lifetime", type(self.match.game).lifetime)
+        self.lifetime = self.match.game.lifetime
         executor: type[Executor] = registries.executors.cls(spec.executor)
         options = spec.executor_options.get(spec.executor, {})
         self.executor = executor(self.match, named_plugins(pm), **options)
