@@ -24,7 +24,7 @@ from arena_kernel.store import GameDetail, Store, StoredGame
 from arena_kernel.testing.browser import ReportBrowser
 from arena_kernel.testing.drawing import check_drawing
 from arena_kernel.testing.results import game_outcomes, stored_games
-from arena_kernel.testing.spoil import spoilt_logs
+from arena_kernel.testing.spoilt_logs import spoilt_logs
 
 __all__ = [
     "Event",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from arena_kernel.executors.base import Executor, Results
 
 if TYPE_CHECKING:  # registering an executor imports no game and no referee
-    from arena_kernel.executors.seating import Lineup
+    from arena_kernel.executors.lineup import Lineup
     from arena_kernel.match.schedule import Session, Sessions
 
 
@@ -24,7 +24,7 @@ class LocalExecutor(Executor):
     async def prepare(self, sessions: Sessions) -> None:
         from arena_kernel.executors.crowding import usable_cores
         from arena_kernel.executors.fd_budget import check_open_file_limit
-        from arena_kernel.executors.seating import Lineup
+        from arena_kernel.executors.lineup import Lineup
 
         spec = self.match.spec
         self.workers = min(spec.concurrency, len(sessions))

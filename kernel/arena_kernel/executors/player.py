@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 
 from arena_kernel.errors import SetupError
 from arena_kernel.executors.base import Results
-from arena_kernel.executors.seating import Lineup, close_all
+from arena_kernel.executors.lineup import Lineup, close_all
 from arena_kernel.match.resolved import ResolvedMatch
 from arena_kernel.match.schedule import Session
 from arena_kernel.model import GameRecord, Outcome, ScheduledGame
@@ -52,7 +52,7 @@ class SessionPlayer:
         self.clocks = match.clocks
         self.lineup = lineup
         self.results = results
-        self.lifetime = getattr(self.game, "lifetime", type(self.game).lifetime)
+        self.lifetime = self.game.lifetime
 
     async def play(self, session: Session) -> None:
         if self.lifetime == "game":

@@ -7,7 +7,7 @@ results. A worker never writes the store.
 
 On a worker the referee runs as it does locally: every session of a worker process plays
 on one event loop (:class:`ArenaLoop`, a thread of its own), with one
-:class:`~arena_kernel.executors.seating.Lineup` per run (its transports, its warden), made on
+:class:`~arena_kernel.executors.lineup.Lineup` per run (its transports, its warden), made on
 the first call that needs it. The engine's task threads only wait for their session.
 Bots' logs go to a temporary folder, read back into the result and removed.
 """
@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.executors.base import Results
 from arena_kernel.executors.crowding import usable_cores
+from arena_kernel.executors.lineup import Lineup
 from arena_kernel.executors.player import SessionPlayer
-from arena_kernel.executors.seating import Lineup
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Session
 from arena_kernel.match.spec import MatchSpec

@@ -43,11 +43,11 @@ class BuiltinBot:
         return (sys.executable, "-P", "-m", self.module, *self.args)
 
 
-Session = TypeVar("Session")
+SessionState = TypeVar("SessionState")
 """What a game's :meth:`Game.open_session` returns and every ``play`` of the session gets."""
 
 
-class Game(ABC, Generic[Session]):
+class Game(ABC, Generic[SessionState]):
     """A game plugin's entry: subclass, set the class attributes, implement :meth:`play`.
 
     One instance is made per run with the validated options and serves all its games (and
@@ -89,7 +89,7 @@ class Game(ABC, Generic[Session]):
         """
         return check_options(cls.options, raw, f'game "{cls.name}"')
 
-    async def open_session(self, table: Table) -> Session:
+    async def open_session(self, table: Table) -> SessionState:
         """Once per session, after every seat is connected (greetings, name handshakes):
         returns the session's state, which the kernel hands to each ``play`` and to
         ``close_session`` of that session. ``table``'s seats are the session's entrants,
@@ -101,7 +101,7 @@ class Game(ABC, Generic[Session]):
         return None  # type: ignore[return-value]  # Game[None]'s default; others override
 
     @abstractmethod
-    async def play(self, table: Table, seed: int, session: Session) -> Outcome:
+    async def play(self, table: Table, seed: int, session: SessionState) -> Outcome:
         """Play one game on ``table`` (its seats in this game's seating order).
 
         Deterministic for a given ``seed`` and given replies. Faults the table reports are
@@ -110,6 +110,6 @@ class Game(ABC, Generic[Session]):
         ``session`` is what :meth:`open_session` returned for this session.
         """
 
-    async def close_session(self, table: Table, session: Session) -> None:
+    async def close_session(self, table: Table, session: SessionState) -> None:
         """Once per session, after its last game (e.g. Speed Clue's ``done`` -> ``dead``);
         optional."""

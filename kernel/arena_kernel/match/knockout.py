@@ -114,7 +114,6 @@ class Knockout:
         size = 1
         while size < len(names):
             size *= 2
-        self._size = size
         self._rounds = size.bit_length() - 1
         self._order = seed_positions(size)
         block = games + tiebreak

@@ -36,7 +36,7 @@ TIMED_OUT = Fault(FaultKind.TIMEOUT, "no reply")
 WALL_CAPPED = Fault(FaultKind.WALL_CAP, "no reply")
 """How a request on a CPU-time clock ends that got no reply within its wall-clock cap."""
 
-Outcome = tuple[Any, float, float | None]
+RequestResult = tuple[Any, float, float | None]
 """How a request ended: (the decoded message, or the :class:`Fault` instead of it, the
 measured seconds, the CPU seconds the bot used meanwhile on a CPU-time clock, else None).
 A codec fault stands in the message's place."""
@@ -143,7 +143,7 @@ class Channel:
         """The event loop of the channel's first request (its connection's): kept, because
         asking for the running loop costs a system call (a check of the process id)."""
         self._alarm: Scheduler | None = None
-        self._waiter: asyncio.Future[Outcome] | None = None
+        self._waiter: asyncio.Future[RequestResult] | None = None
         """The request waiting for its reply; None once it has ended (or if it was
         cancelled: then it is done)."""
         self._sent_at = 0.0
@@ -335,8 +335,8 @@ class Channel:
         queued: bool = False,
         wall_cap: float | None = None,
         from_start: bool = False,
-    ) -> asyncio.Future[Outcome]:
-        """Write ``message`` and return the future of its one :data:`Outcome`, due within
+    ) -> asyncio.Future[RequestResult]:
+        """Write ``message`` and return the future of its one :data:`RequestResult`, due within
         ``delay`` s.
 
         ``message`` None writes nothing: the bot is to send something by itself (a greeting
@@ -420,7 +420,7 @@ class Channel:
         self._set_timer(self._check_at)
 
     def _time_out(
-        self, waiter: asyncio.Future[Outcome], now: float, cpu: float | None = None
+        self, waiter: asyncio.Future[RequestResult], now: float, cpu: float | None = None
     ) -> None:
         """End a request that got no reply in time: by the wall clock (its limit, or the
         cap of a CPU-time clock), or with ``cpu`` seconds, past its CPU-time limit. The bot
@@ -438,12 +438,12 @@ class Channel:
 
     def _end(
         self,
-        waiter: asyncio.Future[Outcome],
+        waiter: asyncio.Future[RequestResult],
         message: Any,
         elapsed: float,
         cpu: float | None = None,
     ) -> None:
-        """End the waiting request with its outcome: every request ends here, answered,
+        """End the waiting request with its result: every request ends here, answered,
         faulted or timed out."""
         self._waiter = None
         self.answered = True

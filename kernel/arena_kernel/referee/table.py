@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 from arena_kernel.model import Fault, FaultKind
-from arena_kernel.referee.channel import Channel, Outcome
+from arena_kernel.referee.channel import Channel, RequestResult
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 
@@ -194,7 +194,7 @@ class Table:
         All messages are written before any reply is awaited, so every bot gets the same
         time; the replies are returned by seat, faults included.
         """
-        pending: list[tuple[Seat, list[Any], _Limit, asyncio.Future[Outcome]]] = []
+        pending: list[tuple[Seat, list[Any], _Limit, asyncio.Future[RequestResult]]] = []
         for seat, message in messages.items():
             s = self.seats[seat]
             unsolicited = s.channel.drain()
@@ -216,7 +216,7 @@ class Table:
 
     def _request(
         self, seat: Seat, message: Any, limit: _Limit, *, queued: bool = False
-    ) -> asyncio.Future[Outcome]:
+    ) -> asyncio.Future[RequestResult]:
         delay = limit.seconds + self.clocks.grace
         if not limit.cpu:
             return seat.channel.request(message, delay, queued=queued)
@@ -244,9 +244,11 @@ class Table:
             return _Limit(budget, text, charged=True, cpu=cpu)
         return _plain(base, True, cpu)
 
-    def _reply(self, seat: Seat, outcome: Outcome, unsolicited: list[Any], limit: _Limit) -> Reply:
+    def _reply(
+        self, seat: Seat, result: RequestResult, unsolicited: list[Any], limit: _Limit
+    ) -> Reply:
         """What the game gets of how its request ended; a fault is recorded on the way."""
-        message, elapsed, cpu = outcome
+        message, elapsed, cpu = result
         if seat.budget is not None and limit.charged:
             seat.budget -= elapsed if cpu is None else cpu
         if type(message) is not Fault:

@@ -2,9 +2,9 @@
 
 An installed plugin is the environment's doing, not the command's: one that fails to
 load (its import raises, its hooks do not match the specifications, its registration
-hook raises) is reported in one line and left out, and every command still works. A plugin
-the user names (``-p MODULE``, a match file's ``plugins``) is asked for: its failure is an
-error.
+hook raises or registers a class of another kind) is reported in one line and left out,
+and every command still works. A plugin the user names (``-p MODULE``, a match file's
+``plugins``) is asked for: its failure is an error.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from arena_kernel.registries.installed import (
     disabled_names,
     installed_plugins,
 )
+from arena_kernel.registries.kinds import KINDS, Kind, kind_of
 from arena_kernel.registries.registry import Entry, Registries, Registry
 from arena_kernel.registries.report import one_line, warn
 
@@ -39,15 +40,6 @@ BUILTIN_PLUGINS = (
 """Modules registered before any third-party plugin: built-ins are plugins too."""
 
 BUILTIN_SOURCE = "arena (built-in)"
-
-REGISTRATION_HOOKS = {
-    "transport": "arena_register_transports",
-    "codec": "arena_register_codecs",
-    "game": "arena_register_games",
-    "scorer": "arena_register_scorers",
-    "renderer": "arena_register_renderers",
-    "executor": "arena_register_executors",
-}
 
 
 class ArenaPluginManager(pluggy.PluginManager):
@@ -154,7 +146,7 @@ def named_plugins(pm: ArenaPluginManager) -> list[str | object]:
     another process can import by its path, the object otherwise. Observers, which
     register nothing, are not among them."""
     named: list[str | object] = []
-    registering = set(REGISTRATION_HOOKS.values())
+    registering = {kind.hook_name for kind in KINDS}
     for name, plugin in pm.list_name_plugin():
         if plugin is None or name in BUILTIN_PLUGINS or pm.installed(plugin) is not None:
             continue
@@ -196,7 +188,7 @@ def load_registries(pm: ArenaPluginManager) -> Registries:
             installed = pm.installed(plugin)
             if installed is None:
                 raise
-            pm.leave_out(installed, exc.problem if isinstance(exc, _HookFailed) else str(exc))
+            pm.leave_out(installed, exc.problem if isinstance(exc, _Refused) else str(exc))
     registries = Registries.empty(tuple(pm.unavailable))
     for by_plugin in registered:
         for kind, registry in by_plugin.by_kind().items():
@@ -205,35 +197,53 @@ def load_registries(pm: ArenaPluginManager) -> Registries:
     return registries
 
 
-class _HookFailed(PluginError):
-    """A registration hook raised: ``problem`` says which and how, the message also whose."""
+class _Refused(PluginError):
+    """A registration hook raised, or registered a class of another kind: ``problem`` says
+    which hook and what went wrong, the message also whose hook it is."""
 
-    def __init__(self, hook_name: str, source: str, exc: Exception) -> None:
-        self.problem = f"{hook_name} failed: {one_line(exc)}"
-        super().__init__(f"{hook_name} of {source} failed: {one_line(exc)}")
+    def __init__(self, kind: Kind, source: str, problem: str) -> None:
+        self.problem = f"{kind.hook_name} {problem}"
+        super().__init__(f"{kind.hook_name} of {source} {problem}")
 
 
 def _registered_by(pm: ArenaPluginManager, plugin: object) -> Registries:
     """What ``plugin``'s registration hooks register; a failure is a :class:`PluginError`."""
     registries = Registries.empty()
-    source = pm.source(plugin)
-    for kind, hook_name in REGISTRATION_HOOKS.items():
-        for impl in getattr(pm.hook, hook_name).get_hookimpls():
+    source = pm.describe(plugin)
+    for kind in KINDS:
+        for impl in getattr(pm.hook, kind.hook_name).get_hookimpls():
             if impl.plugin is plugin:
-                register = _registrar(registries.by_kind()[kind], impl.plugin_name, source)
+                registry = registries.by_kind()[kind.name]
+                register = _registrar(kind, registry, impl.plugin_name, pm.source(plugin), source)
                 try:
                     impl.function(register=register)
                 except PluginError:
                     raise
                 except Exception as exc:
-                    raise _HookFailed(hook_name, source, exc) from exc
+                    raise _Refused(kind, source, f"failed: {one_line(exc)}") from exc
     return registries
 
 
-def _registrar(registry: Registry, plugin_name: str, source: str) -> Register:
-    """The ``register`` a registration hook is given."""
+def _registrar(
+    kind: Kind, registry: Registry, plugin_name: str, source: str, whose: str
+) -> Register:
+    """The ``register`` a registration hook of ``kind`` is given: it takes subclasses of the
+    kind's base class only, so that a class given to the wrong hook fails here, named, and
+    not in the middle of a run."""
 
     def register(cls: type[Any]) -> None:
+        if not (isinstance(cls, type) and issubclass(cls, kind.base_class())):
+            raise _Refused(kind, whose, _not_of_kind(cls, kind))
         registry.add(Entry(getattr(cls, "name", ""), cls, plugin_name, source))
 
     return register
+
+
+def _not_of_kind(registered: object, kind: Kind) -> str:
+    """``registered X, which is a codec, not a game (...)``: what was given and what it is."""
+    wanted = f"not a {kind.name} (a subclass of {kind.base_class().__name__})"
+    if not isinstance(registered, type):
+        return f"registered {registered!r}, which is {wanted}"
+    actual = kind_of(registered)
+    what = f"a {actual.name}, " if actual is not None else ""
+    return f"registered {registered.__module__}.{registered.__qualname__}, which is {what}{wanted}"

@@ -8,6 +8,7 @@ from typing import Any
 
 from arena_kernel.errors import PluginError, did_you_mean
 from arena_kernel.registries.installed import Unavailable
+from arena_kernel.registries.kinds import KINDS
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Entry:
 
 
 class Registry(Mapping[str, Entry]):
-    """Classes of one kind (game, codec, transport, scorer, renderer, executor) by name.
+    """Classes of one :class:`~.kinds.Kind` by name.
 
     A duplicate name is a load-time error naming both plugins: silently letting the
     second win would make a match file mean different things on different machines.
@@ -97,15 +98,8 @@ class Registries:
 
     @classmethod
     def empty(cls, unavailable: Sequence[Unavailable] = ()) -> Registries:
-        kinds = ("transport", "codec", "game", "scorer", "renderer", "executor")
-        return cls(*(Registry(kind, unavailable) for kind in kinds))
+        return cls(**{kind.plural: Registry(kind.name, unavailable) for kind in KINDS})
 
     def by_kind(self) -> dict[str, Registry]:
-        return {
-            "game": self.games,
-            "codec": self.codecs,
-            "transport": self.transports,
-            "scorer": self.scorers,
-            "renderer": self.renderers,
-            "executor": self.executors,
-        }
+        """Each kind's name (``game``) to its registry, in :data:`~.kinds.KINDS`' order."""
+        return {kind.name: getattr(self, kind.plural) for kind in KINDS}

@@ -107,7 +107,7 @@ class Runner:
         self.match = resolve(spec, registries)
         self.schedule = Schedule(spec)
         self.stages = Stages.of(self.record)
-        self.lifetime = getattr(self.match.game, "lifetime", type(self.match.game).lifetime)
+        self.lifetime = self.match.game.lifetime
         executor: type[Executor] = registries.executors.cls(spec.executor)
         options = spec.executor_options.get(spec.executor, {})
         self.executor = executor(self.match, named_plugins(pm), **options)

@@ -190,16 +190,25 @@ def score_to_elo(score: float) -> float:
 def pentanomial(pair_scores: Iterable[float]) -> Pentanomial:
     """Count pairs by bot A's total over the pair's two games: 0, 0.5, 1, 1.5 or 2.
 
-    Raises ValueError for any other total (a pair is two games, each worth 1, 0.5 or 0).
+    Raises ValueError for any other total (see :func:`pentanomial_column`).
     """
     counts = [0] * 5
     for total in pair_scores:
-        twice = 2 * float(total)
-        index = round(twice) if math.isfinite(twice) else -1
-        if not 0 <= index <= 4 or abs(twice - index) > 1e-9:
-            raise ValueError(f"a pair's total score must be 0, 0.5, 1, 1.5 or 2, not {total!r}")
-        counts[index] += 1
+        counts[pentanomial_column(total)] += 1
     return (counts[0], counts[1], counts[2], counts[3], counts[4])
+
+
+def pentanomial_column(pair_total: float) -> int:
+    """The column (0 to 4) of the pentanomial a pair whose total for bot A is
+    ``pair_total`` counts in: 0, 0.5, 1, 1.5 or 2.
+
+    Raises ValueError for any other total (a pair is two games, each worth 1, 0.5 or 0).
+    """
+    twice = 2 * float(pair_total)
+    column = round(twice) if math.isfinite(twice) else -1
+    if not 0 <= column <= 4 or abs(twice - column) > 1e-9:
+        raise ValueError(f"a pair's total score must be 0, 0.5, 1, 1.5 or 2, not {pair_total!r}")
+    return column
 
 
 def bounds(settings: SprtSettings) -> tuple[float, float]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from arena_kernel.model import Standings
 from arena_kernel.scoring.base import GameResult
-from arena_kernel.scoring.sprt import SprtResult, SprtSettings, sprt
+from arena_kernel.scoring.sprt import SprtResult, SprtSettings, pentanomial_column, sprt
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
 """The first bot's possible scores over a pair, as the pentanomial's columns."""
@@ -63,7 +63,7 @@ class SprtTracker:
         if other is None:
             self._halves[pair] = score
             return
-        self.counts[round(2 * (other + score))] += 1
+        self.counts[pentanomial_column(other + score)] += 1
         self.result = sprt(self.counts, self.settings)
 
     def extend(self, games: Iterable[GameResult]) -> None:

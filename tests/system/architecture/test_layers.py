@@ -28,6 +28,7 @@ LAYERS: Layers = (
             "model.py",
             "options.py",
             "resource_limits.py",
+            "lazy_names.py",
             "hookspecs.py",
         ),
     ),
@@ -37,7 +38,16 @@ LAYERS: Layers = (
     ("running", ("match/", "executors/", "runner/")),
     (
         "surfaces",
-        ("cli/", "report/", "plugin.py", "testkit.py", "testing/", "scaffold/", "__main__.py"),
+        (
+            "cli/",
+            "report/",
+            "plugin.py",
+            "executor_plugin.py",
+            "testkit.py",
+            "testing/",
+            "scaffold/",
+            "__main__.py",
+        ),
     ),
 )
 """The kernel's layers from the bottom up, each with its parts: a folder (``codecs/``) or a

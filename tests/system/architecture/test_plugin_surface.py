@@ -1,11 +1,14 @@
-"""Plugins use the kernel's one public surface: a shipped plugin's code imports nothing of
-the kernel but :mod:`arena_kernel.plugin`, and its tests and benchmarks add only
+"""Plugins use the kernel's public surfaces: a shipped plugin's code imports nothing of
+the kernel but :mod:`arena_kernel.plugin` (and, for an executor,
+:mod:`arena_kernel.executor_plugin`), and its tests and benchmarks add only
 :mod:`arena_kernel.testkit`. Python blocks of the plugins' READMEs are held to the same
-rule, since bot and plugin authors copy them."""
+rule, since bot and plugin authors copy them. Each surface lists its names once: its
+``__all__``, what it serves and what type checkers see are the same names."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -14,19 +17,21 @@ from pathlib import Path
 import pytest
 from imports import PACKAGE, REPO, imported
 
+import arena_kernel.executor_plugin
 import arena_kernel.plugin
 import arena_kernel.testkit
 
 PLUGINS = REPO / "plugins"
-SURFACE = f"{PACKAGE}.plugin"
+SURFACES = {f"{PACKAGE}.plugin", f"{PACKAGE}.executor_plugin"}
 TEST_SURFACE = f"{PACKAGE}.testkit"
+LAZY_SURFACES = [arena_kernel.plugin, arena_kernel.executor_plugin]
 SUPPORT_FOLDERS = {"tests", "benchmarks"}
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
 def allowed(path: Path) -> set[str]:
     parts = set(path.relative_to(PLUGINS).parts[1:-1])
-    return {SURFACE, TEST_SURFACE} if parts & SUPPORT_FOLDERS else {SURFACE}
+    return {*SURFACES, TEST_SURFACE} if parts & SUPPORT_FOLDERS else SURFACES
 
 
 def sources() -> list[tuple[Path, str, int]]:
@@ -69,6 +74,7 @@ def test_shipped_plugins_import_only_the_plugin_surface() -> None:
     ("where", "code", "bad"),
     [
         ("plugins/g/arena_g/game.py", "from arena_kernel.plugin import Game", False),
+        ("plugins/g/arena_g/ex.py", "from arena_kernel.executor_plugin import deliver", False),
         ("plugins/g/arena_g/game.py", "from arena_kernel.referee.table import Table", True),
         ("plugins/g/arena_g/game.py", "import arena_kernel.model", True),
         ("plugins/g/arena_g/game.py", "def f():\n    from arena_kernel.model import Fault", True),
@@ -82,11 +88,40 @@ def test_the_check_tells_the_surface_from_the_internals(where: str, code: str, b
     assert bool(violations(REPO / where, code, 1)) is bad
 
 
-@pytest.mark.parametrize("surface", [arena_kernel.plugin, arena_kernel.testkit])
+@pytest.mark.parametrize("surface", [*LAZY_SURFACES, arena_kernel.testkit])
 def test_every_name_of_a_surface_is_there(surface) -> None:
     """``__all__`` is the promise: each name resolves (the lazy ones too)."""
     for name in surface.__all__:
         assert getattr(surface, name) is not None, name
+
+
+def type_checked_names(surface) -> dict[str, str]:
+    """name -> module of the ``from M import name as name`` under the surface's
+    ``if TYPE_CHECKING:``."""
+    tree = ast.parse(Path(surface.__file__).read_text())
+    [block] = [
+        n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING"
+    ]
+    found = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom), ast.unparse(node)
+        for alias in node.names:
+            assert alias.asname == alias.name, f"{alias.name} must be imported as itself"
+            found[alias.name] = node.module
+    return found
+
+
+@pytest.mark.parametrize("surface", LAZY_SURFACES, ids=lambda surface: surface.__name__)
+def test_a_surface_lists_its_names_once(surface) -> None:
+    """The table of names served on first use is the surface: ``__all__`` is derived from
+    it, and type checkers see the same names from the same modules."""
+    table = surface._EXPORTS
+    assert [n for n in surface.__all__ if n != "API_VERSION"] == list(table)
+    assert type_checked_names(surface) == table
+    for name, module in table.items():
+        assert getattr(surface, name) is getattr(importlib.import_module(module), name), name
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        surface.Nothing  # noqa: B018
 
 
 def test_a_bot_program_importing_the_surface_pays_for_no_referee() -> None:

@@ -1,10 +1,11 @@
 """A plugin author's type checker sees the plugin surface typed.
 
 mypy runs on a small plugin module, as it would in a plugin's own CI: every name of
-:mod:`arena_kernel.plugin` and :mod:`arena_kernel.testkit` must have a type (a name served
-only by the facade's lazy module ``__getattr__`` would be ``Any``), and a hook implementation
-marked with ``@hookimpl`` keeps its signature (an untyped marker makes every hook
-implementation untyped, which ``--strict`` reports). Skipped where mypy is not installed;
+:mod:`arena_kernel.plugin`, :mod:`arena_kernel.executor_plugin` and
+:mod:`arena_kernel.testkit` must have a type (a name served only by the facade's lazy
+module ``__getattr__`` would be ``Any``), and a hook implementation marked with
+``@hookimpl`` keeps its signature (an untyped marker makes every hook implementation
+untyped, which ``--strict`` reports). Skipped where mypy is not installed;
 ``tox -e mypy`` runs it.
 """
 
@@ -19,13 +20,18 @@ from pathlib import Path
 import pytest
 
 import arena_kernel
+import arena_kernel.executor_plugin
 import arena_kernel.plugin
 import arena_kernel.testkit
 
-SURFACES = {"plugin": arena_kernel.plugin, "testkit": arena_kernel.testkit}
+SURFACES = {
+    "plugin": arena_kernel.plugin,
+    "executor_plugin": arena_kernel.executor_plugin,
+    "testkit": arena_kernel.testkit,
+}
 
 PLUGIN = """\
-from arena_kernel import plugin, testkit
+from arena_kernel import executor_plugin, plugin, testkit
 from arena_kernel.plugin import Register, hookimpl
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -102,20 +103,21 @@ TWO_BOTS = '[[bots]]\nname = "a"\nbuiltin = "optimal"\n[[bots]]\nname = "b"\nbui
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ('game = "nim"\nsedd = 1\n', 'line 3: unknown top-level key "sedd" (did you mean "seed"?)'),
+        ('game = "nim"\nsedd = 1\n', 'line 5: unknown top-level key "sedd" (did you mean "seed"?)'),
         ('game = "nim"\nseed = "one"\n' + TWO_BOTS, "seed must be an integer"),
         (
             'game = "nim"\n[[bots]]\nname = "a"\n[[bots]]\nname = "b"\nbuiltin = "optimal"\n',
             "bots[1]",
         ),
         ('game = "chess"\n', 'game "chess"'),
-        ('game = "nim"\nseed = \n', "line 3, column 8: invalid TOML"),
+        ('game = "nim"\nseed = \n', "line 5, column 8: invalid TOML"),
     ],
     ids=["unknown-key", "wrong-type", "missing-command", "unknown-game", "bad-toml"],
 )
-def test_a_bad_match_file_gets_one_clear_message(tmp_path: Path, text: str, expected: str) -> None:
-    match = tmp_path / "bad.toml"
-    match.write_text('plugins = ["arena_kernel.testing.games"]\n' + text)
+def test_a_bad_match_file_gets_one_clear_message(
+    write_match: Callable[..., Path], text: str, expected: str
+) -> None:
+    match = write_match(text, "bad.toml")
     one_error_line(arena("run", str(match)), str(match), expected)
 
 

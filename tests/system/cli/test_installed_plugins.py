@@ -46,6 +46,18 @@ def arena_register_games(register):
     raise RuntimeError("cannot find my data files")
 """
 
+WRONG_KIND = """
+from arena_kernel.markers import hookimpl
+from arena_kernel.codecs.line import LineCodec
+
+class WrongGame(LineCodec):
+    name = "wronggame"
+
+@hookimpl
+def arena_register_games(register):
+    register(WrongGame)
+"""
+
 MISSPELLED_HOOK = """
 from arena_kernel.markers import hookimpl
 
@@ -198,3 +210,51 @@ def test_a_match_file_for_the_game_of_a_broken_plugin_stops_with_why(
     broken_line(warning)
     assert error.startswith("arena: error: ") and 'game "fakebroken"' in error, error
     assert "is broken" in error, error
+
+
+WRONG_CLASS = (
+    "registered arena_wrongkind.WrongGame, which is a codec, not a game (a subclass of Game)"
+)
+
+
+def test_an_installed_plugin_registering_a_class_of_another_kind_is_left_out(
+    site: Path, write_match: Callable[..., Path]
+) -> None:
+    install(
+        site, "arena-wrongkind", {"wrongkind": "arena_wrongkind"}, {"arena_wrongkind": WRONG_KIND}
+    )
+    listing = arena_with(site, "plugins")
+    assert listing.returncode == 0, listing.stderr
+    warning = stderr_lines(listing)[-1]
+    assert warning.startswith(
+        "arena: warning: plugin arena-wrongkind 1.0 (entry point wrongkind) is broken: "
+        + f"arena_register_games {WRONG_CLASS}"
+    ), warning
+    assert "wronggame" not in [row[0] for row in rows_of(listing.stdout, "games")]
+    assert "wronggame" not in [row[0] for row in rows_of(listing.stdout, "codecs")]
+
+    match = write_match(NIM_MATCH.replace('"nim"', '"wronggame"').replace("inproc = true", ""))
+    run = arena_with(site, "run", str(match))
+    assert run.returncode == 2, run.stderr
+    error = stderr_lines(run)[-1]
+    assert error.startswith("arena: error: ") and 'game "wronggame" is not installed' in error
+    assert (
+        "plugins left out: arena-fakebroken 0.3.1 (broken), arena-wrongkind 1.0 (broken)" in error
+    )
+
+
+def test_a_named_plugin_registering_a_class_of_another_kind_is_one_error(
+    tmp_path: Path, write_match: Callable[..., Path]
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "arena_wrongkind.py").write_text(WRONG_KIND)
+    problem = f"arena_register_games of plugin arena_wrongkind {WRONG_CLASS}"
+    listing = arena_with(site, "plugins", "-p", "arena_wrongkind")
+    assert one_error_line(listing) == f"arena: error: {problem}"
+
+    match = write_match(
+        'plugins = ["arena_wrongkind"]\n' + NIM_MATCH.replace('"nim"', '"wronggame"')
+    )
+    run = arena_with(site, "run", str(match))
+    assert one_error_line(run, str(match)).endswith(f"line 3: {problem}")

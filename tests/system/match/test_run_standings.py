@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,13 +50,12 @@ def test_a_missing_scorer_is_the_registrys_error() -> None:
         run_standings(GAMES, ["a", "b"], ["wnis"], registries.scorers.cls)
 
 
-def test_a_run_prints_what_its_stored_results_give(tmp_path: Path) -> None:
+def test_a_run_prints_what_its_stored_results_give(write_match: Callable[..., Path]) -> None:
     """A real run with a bot that exits at once: the runner's standings are the function's,
     computed again from the database afterwards."""
     quitter = [sys.executable, "-c", "pass"]
-    path = tmp_path / "m.toml"
-    path.write_text(
-        'game = "nim"\nplugins = ["arena_kernel.testing.games"]\ngames = 6\nconcurrency = 2\n'
+    path = write_match(
+        'game = "nim"\ngames = 6\nconcurrency = 2\n'
         '[[bots]]\nname = "optimal"\nbuiltin = "optimal"\ninproc = true\n'
         '[[bots]]\nname = "random"\nbuiltin = "random"\ninproc = true\n'
         f'[[bots]]\nname = "quitter"\ncmd = {json.dumps(quitter)}\n'

@@ -72,19 +72,19 @@ def test_hook_arena_register_scorers(arena_register) -> None:
 
 
 def test_hook_arena_register_executors(arena_register, write_match) -> None:
-    """An executor made of the plugin surface alone: each session played as a remote
+    """An executor made of the plugin surfaces alone: each session played as a remote
     worker would play it (in a thread here), then handed to the runner."""
-    from arena_kernel import plugin
+    from arena_kernel import executor_plugin, plugin
 
-    class Inline(plugin.Executor):
+    class Inline(executor_plugin.Executor):
         name = "inline"
         summary = "each session in a thread, as a worker would"
         options = {"label": plugin.Option("inline", "A word in the sessions' labels.")}
 
         async def prepare(self, sessions) -> None:
             names = tuple(p for p in self.plugins if isinstance(p, str))
-            self.setup = plugin.WorkerSetup("hook-test", self.match.spec, names)
-            check = await asyncio.to_thread(plugin.check_worker, self.setup)
+            self.setup = executor_plugin.WorkerSetup("hook-test", self.match.spec, names)
+            check = await asyncio.to_thread(executor_plugin.check_worker, self.setup)
             assert check.problem is None, check.problem
             self.sessions: list[int] = []
 
@@ -92,13 +92,13 @@ def test_hook_arena_register_executors(arena_register, write_match) -> None:
             for session in sessions:
                 label = f"{self.config['label']} {session.number}"
                 played = await asyncio.to_thread(
-                    plugin.play_session, self.setup, session, frozenset(), label
+                    executor_plugin.play_session, self.setup, session, frozenset(), label
                 )
-                plugin.deliver(played, results)
+                executor_plugin.deliver(played, results)
                 self.sessions.append(session.number)
 
         async def aclose(self) -> None:
-            await asyncio.to_thread(plugin.close_run, "hook-test")
+            await asyncio.to_thread(executor_plugin.close_run, "hook-test")
 
     module = _module(arena_register_executors=lambda register: register(Inline))
     assert arena_register(module).executors.cls("inline") is Inline

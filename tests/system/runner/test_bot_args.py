@@ -12,7 +12,7 @@ import pytest
 from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
-from arena_kernel.executors.seating import Lineup
+from arena_kernel.executors.lineup import Lineup
 from arena_kernel.games.base import BuiltinBot, Game, Outcome
 from arena_kernel.match.resolved import ResolvedMatch, resolve_bots
 from arena_kernel.match.spec import BotSpec, MatchSpec

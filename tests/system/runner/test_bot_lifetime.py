@@ -29,7 +29,7 @@ from paths import BOTS, REPO
 from plugin_modules import games_plugin
 
 from arena_kernel.codecs.line import LineCodec
-from arena_kernel.executors.seating import Lineup, close_all
+from arena_kernel.executors.lineup import Lineup, close_all
 from arena_kernel.processes.procfs import read_stat, with_environ
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.table import Table

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from arena_kernel.errors import ArenaError
-from arena_kernel.executors.seating import Lineup, close_all
+from arena_kernel.executors.lineup import Lineup, close_all
 from arena_kernel.match.loader import load_match
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
@@ -18,7 +19,6 @@ from arena_kernel.testing.nim import Nim
 
 MATCH = """\
 game = "nim"
-plugins = ["arena_kernel.testing.games"]
 max_message_kb = 2
 
 [clock]
@@ -56,21 +56,20 @@ def registries_for(plugins: tuple[str, ...]) -> Registries:
     return load_registries(get_plugin_manager(entry_points=False, extra=plugins))
 
 
-def resolved(path: Path, text: str) -> ResolvedMatch:
-    path.write_text(text, encoding="utf-8")
+def resolved(path: Path) -> ResolvedMatch:
     spec = load_match(path, registries_for)
     return resolve(spec, registries_for(spec.plugins))
 
 
-def test_the_game_codec_and_clocks_are_made_from_the_spec(tmp_path: Path) -> None:
-    match = resolved(tmp_path / "m.toml", MATCH)
+def test_the_game_codec_and_clocks_are_made_from_the_spec(write_match: Callable[..., Path]) -> None:
+    match = resolved(write_match(MATCH))
     assert isinstance(match.game, Nim) and match.game.config == {"pile": 9, "spread": 0}
     assert match.codec.name == Nim.codec and match.codec.max_message == 2048
     assert (match.clocks.reply, match.clocks.startup) == (0.5, Nim.clocks.startup)
 
 
-def test_each_bot_gets_its_program_and_transport(tmp_path: Path) -> None:
-    bots = resolved(tmp_path / "m.toml", MATCH).bots
+def test_each_bot_gets_its_program_and_transport(write_match: Callable[..., Path]) -> None:
+    bots = resolved(write_match(MATCH)).bots
     assert list(bots) == ["fast", "program", "mine", "other"]
     assert bots["fast"].transport.name == "inproc"
     assert bots["fast"].program.argv is None and bots["fast"].program.inproc is not None
@@ -81,7 +80,9 @@ def test_each_bot_gets_its_program_and_transport(tmp_path: Path) -> None:
     assert bots["mine"].transport.config == {"host": "127.0.0.1", "port": 0}
 
 
-def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(tmp_path: Path) -> None:
+def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(
+    tmp_path: Path, write_match: Callable[..., Path]
+) -> None:
     for folder in ("shared", "lib", "out", "data"):
         (tmp_path / folder).mkdir()
     text = MATCH.replace(
@@ -94,7 +95,7 @@ def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(tmp_path: Path) -> N
         'cmd = ["./bot"]\nsandbox = { network = "none", syscalls = "filtered", '
         'writable = ["out"], read_only = ["lib"], read_write = ["data"] }\n',
     )
-    bots = resolved(tmp_path / "m.toml", text).bots
+    bots = resolved(write_match(text)).bots
     run = BotSandbox(network="host", syscalls="all", tmp_mb=16, read_only=(tmp_path / "shared",))
     assert bots["program"].sandbox == bots["other"].sandbox == run
     assert bots["mine"].sandbox == BotSandbox(
@@ -105,23 +106,26 @@ def test_each_bot_gets_the_runs_sandbox_with_its_own_on_top(tmp_path: Path) -> N
         read_only=(tmp_path / "shared", tmp_path / "lib"),
         read_write=(tmp_path / "data",),
     )
-    plain = resolved(tmp_path / "m.toml", MATCH).bots
+    plain = resolved(write_match(MATCH)).bots
     assert all(bot.sandbox == BotSandbox() for bot in plain.values())
 
 
-def test_each_transport_is_listed_once(tmp_path: Path) -> None:
-    match = resolved(tmp_path / "m.toml", MATCH)
+def test_each_transport_is_listed_once(write_match: Callable[..., Path]) -> None:
+    match = resolved(write_match(MATCH))
     assert sorted(t.name for t in match.transports) == ["inproc", "stdio", "tcp"]
 
 
-def test_a_transport_option_its_transport_refuses_names_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "m.toml"
-    with pytest.raises(ArenaError, match=r"m\.toml: \[transport_options\.tcp\] .*host name"):
-        resolved(path, MATCH.replace("port = 0", 'port = 0\nhost = ""'))
+def test_a_transport_option_its_transport_refuses_names_the_file(
+    write_match: Callable[..., Path],
+) -> None:
+    with pytest.raises(ArenaError, match=r"match\.toml: \[transport_options\.tcp\] .*host name"):
+        resolved(write_match(MATCH.replace("port = 0", 'port = 0\nhost = ""')))
 
 
-def test_the_lineup_plays_with_the_resolved_objects(tmp_path: Path) -> None:
-    match = resolved(tmp_path / "m.toml", MATCH)
+def test_the_lineup_plays_with_the_resolved_objects(
+    tmp_path: Path, write_match: Callable[..., Path]
+) -> None:
+    match = resolved(write_match(MATCH))
     lineup = Lineup(match)
 
     async def main() -> None:

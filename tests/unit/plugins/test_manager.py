@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_kernel.codecs.line import LineCodec
 from arena_kernel.errors import PluginError
 from arena_kernel.markers import hookimpl
 from arena_kernel.registries.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
@@ -32,7 +33,7 @@ def test_each_call_makes_a_fresh_manager() -> None:
 
 def _plugin_registering(name: str, cls_name: str) -> types.ModuleType:
     module = types.ModuleType(f"plugin_{cls_name}")
-    codec = type(cls_name, (), {"name": name})
+    codec = type(cls_name, (LineCodec,), {"name": name})
 
     @hookimpl
     def arena_register_codecs(register):

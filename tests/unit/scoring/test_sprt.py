@@ -42,6 +42,7 @@ from arena_kernel.scoring.sprt import (
     elo_to_score,
     llr,
     pentanomial,
+    pentanomial_column,
     score_to_elo,
     sprt,
 )
@@ -245,8 +246,15 @@ def test_pentanomial_counts_pair_totals() -> None:
     assert pentanomial(iter([2.0, 2.0])) == (0, 0, 0, 0, 2)
 
 
+def test_a_pair_total_has_its_pentanomial_column() -> None:
+    totals = [0, 0.5, 1, 1.5, 2, 2.0, 1.0]
+    assert [pentanomial_column(total) for total in totals] == [0, 1, 2, 3, 4, 4, 2]
+
+
 @pytest.mark.parametrize("bad", [0.25, 3, -0.5, 2.5, math.nan, math.inf])
-def test_pentanomial_rejects_impossible_totals(bad: float) -> None:
+def test_an_impossible_pair_total_has_no_column(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"0, 0\.5, 1, 1\.5 or 2"):
+        pentanomial_column(bad)
     with pytest.raises(ValueError, match=r"0, 0\.5, 1, 1\.5 or 2"):
         pentanomial([1, bad])
 
