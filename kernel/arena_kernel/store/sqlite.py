@@ -37,7 +37,7 @@ class StoredGame:
     """One stored game's outcome: what scorers and the results table need, nothing more.
 
     ``seating`` names the bot in each seat; ``ranks``, ``scores`` and ``disqualified`` are
-    per seat as in :class:`~arena_kernel.games.base.Outcome`.
+    per seat as in :class:`~arena_kernel.model.Outcome`.
     """
 
     game_id: int
