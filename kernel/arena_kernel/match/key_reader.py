@@ -16,7 +16,14 @@ from arena_kernel.games.base import Game
 from arena_kernel.match.file_lines import KeyPath, show_path
 from arena_kernel.match.key_checker import KeyChecker
 from arena_kernel.match.schema import Declared, declared
-from arena_kernel.match.spec import CLOCK_KEYS, KNOCKOUT_KEYS, LIMIT_KEYS, SPRT_KEYS, MatchSpec
+from arena_kernel.match.spec import (
+    CLOCK_KEYS,
+    KNOCKOUT_KEYS,
+    LEAGUE_KEYS,
+    LIMIT_KEYS,
+    SPRT_KEYS,
+    MatchSpec,
+)
 from arena_kernel.options import Configurable, Option, check_options
 from arena_kernel.registries.registry import Registries, Registry
 from arena_kernel.resource_limits import ResourceLimits
@@ -254,4 +261,13 @@ class KeyReader(KeyChecker):
             values[key] = option.default if value is None else value
             if values[key] % 2:
                 self.fail(("knockout", key), f"[knockout] {key} must be even (seats alternate)")
+        return values
+
+    def league_table(self, table: dict[str, Any]) -> dict[str, Any]:
+        """``[league]`` (``table``) with its defaults."""
+        self.known_keys(table, ("league",), tuple(LEAGUE_KEYS))
+        values = {}
+        for key, option in LEAGUE_KEYS.items():
+            value = self.checked(table, ("league", key), option)
+            values[key] = option.default if value is None else value
         return values
