@@ -12,6 +12,7 @@ from arena_kernel.model import Standings
 from arena_kernel.scoring.base import GameResult
 from arena_kernel.scoring.league_ratings import LeagueTally, fit_league
 from arena_kernel.store.league import LeagueBlock, LeagueBot
+from arena_kernel.store.sqlite import Store
 
 
 @dataclass(frozen=True)
@@ -104,3 +105,11 @@ def _first_index(bot: LeagueBot, blocks: Sequence[LeagueBlock]) -> int | None:
 def top(rungs: Sequence[Rung], count: int) -> list[LeagueBot]:
     """The ``count`` best rated bots that still play (a final's bots, in seed order)."""
     return [rung.bot for rung in rungs if rung.place is not None and rung.status == "plays"][:count]
+
+
+def stored_ladder(store: Store, run_id: int) -> tuple[list[Rung], Standings]:
+    """The ladder of the league stored as run ``run_id``, and its table."""
+    results = store.results(run_id)
+    blocks = store.league_blocks(run_id)
+    rungs = ladder(results, store.league_bots(run_id), blocks, store.disqualified(run_id))
+    return rungs, ladder_table(rungs, blocks, len(results))

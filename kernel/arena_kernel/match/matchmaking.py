@@ -160,24 +160,23 @@ class _Planner:
             open_ = sorted(set(open_) | set(by_games[: self.seats]))
         short = [i for i in open_ if self.played[i] < self.least]
         shortfall = sum(self.least - self.played[i] for i in short)
-        if short:
-            # The short bot with the widest spread, and its table from there; when the
-            # seats left would not cover every short bot otherwise, short bots only.
-            anchor = max(short, key=lambda i: (self.cov[i][i], rng.random()))
-            tight = games_left * self.seats - shortfall < self.seats
-            pool = short if tight and len(short) >= self.seats else open_
-            members = [anchor]
-        else:
-            pool = open_
+        # A short bot that needs a game of every table left is in this one; when the
+        # seats left would not cover every short bot otherwise, short bots come first.
+        members = [i for i in short if self.least - self.played[i] >= games_left]
+        tight = games_left * self.seats - shortfall < self.seats
+        if not members and short:
+            # The short bot with the widest spread, and its table from there.
+            members = [max(short, key=lambda i: (self.cov[i][i], rng.random()))]
+        elif not members:
             pairs = [
-                (self.value(i, j), rng.random(), i, j) for i, j in itertools.combinations(pool, 2)
+                (self.value(i, j), rng.random(), i, j) for i, j in itertools.combinations(open_, 2)
             ]
             _, _, i, j = max(pairs)
             members = [i, j]
+        members = members[: self.seats]
         while len(members) < self.seats:
-            candidates = [m for m in pool if m not in members] or [
-                m for m in open_ if m not in members
-            ]
+            candidates = [m for m in short if m not in members] if tight else []
+            candidates = candidates or [m for m in open_ if m not in members]
             best = max(
                 candidates,
                 key=lambda m: (sum(self.value(m, t) for t in members), rng.random()),

@@ -244,8 +244,9 @@ class _League:
         last = self.blocks[-1] if self.blocks else None
         finished_up_to = last.first_index if last is not None else 0
         self.tally.add(store.results(run_id, range(0, finished_up_to)))
-        self.finished = len(self.blocks) - 1 if last is not None else -1
-        """The last block whose games :attr:`tally` holds."""
+        self.finished = len(self.blocks) - 2
+        """The last block whose games :attr:`tally` holds (every block but the last, which
+        :meth:`current` looks into)."""
 
     @property
     def next_number(self) -> int:

@@ -4,9 +4,8 @@ by uniform random tables. What the docs' figures (benchmarks/league_matchmaking.
 the matchmaking's tests measure: how many games each pairing needs before the ladder has
 the bots in their true order.
 
-Strengths are Elo ratings; a game of ``k`` seats among bots of strengths ``e_i`` finishes
-in the order drawn place by place, each place going to one of the bots left with chance
-proportional to ``10 ** (e_i / 400)``: for two seats, ordinary Elo odds.
+Strengths are Elo ratings, and a game's finishing order is drawn as the ``duel`` test
+game draws it (:mod:`arena_kernel.testing.duel`): for two seats, ordinary Elo odds.
 """
 
 from __future__ import annotations
@@ -18,20 +17,8 @@ from dataclasses import dataclass, field
 
 from arena_kernel.match.matchmaking import Pairing, next_block
 from arena_kernel.scoring.base import PlayedGame
-from arena_kernel.scoring.fit import ELO_PER_LOGIT
 from arena_kernel.scoring.league_ratings import LeagueTally, fit_league
-
-
-def finishing_ranks(strengths: Sequence[float], rng: random.Random) -> tuple[int, ...]:
-    """The ranks (1 first) of a game among bots of Elo ``strengths``, in seat order."""
-    left = list(range(len(strengths)))
-    ranks = [0] * len(strengths)
-    for place in range(1, len(strengths) + 1):
-        weights = [math.exp(strengths[i] / ELO_PER_LOGIT) for i in left]
-        pick = rng.choices(left, weights)[0]
-        ranks[pick] = place
-        left.remove(pick)
-    return tuple(ranks)
+from arena_kernel.testing.duel import finishing_ranks
 
 
 @dataclass(frozen=True)
@@ -72,7 +59,7 @@ class SimulatedLeague:
         played: list[PlayedGame] = []
         for seating in plan:
             ranks = finishing_ranks([self.strengths[b] for b in seating], play_rng)
-            played.append(PlayedGame(len(self.games) + len(played), seating, ranks, False))
+            played.append(PlayedGame(len(self.games) + len(played), seating, tuple(ranks), False))
         self.games.extend(played)
         self.tally.add(played)
         self.blocks.append((bots, plan))
