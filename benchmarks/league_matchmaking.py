@@ -3,7 +3,7 @@ matchmaking (``pairing = "adaptive"``) against uniformly random tables (``"unifo
 both with one block per bot count of games (docs/league.md has the figures).
 
     python benchmarks/league_matchmaking.py [--leagues 40] [--bots 8 16] [--gaps 50 100]
-        [--seats 2 4] [--most-games 3000]
+        [--seats 2 4] [--most-games 3000] [--least 0.5] [--most 2]
 
 For each setting, ``--leagues`` leagues of bots of known strength (evenly spaced, ``gap``
 Elo apart) are simulated without a referee (:mod:`arena_kernel.testing.league_simulation`),
@@ -27,15 +27,11 @@ SHARE = 0.9
 """The share of leagues that must have the true order."""
 
 
-def curves(
-    bots: int, gap: float, seats: int, pairing: str, leagues: int, blocks: int
-) -> list[list[int]]:
+def curves(bots: int, gap: float, pairing: Pairing, leagues: int, blocks: int) -> list[list[int]]:
     """Per league, the misordered pairs after each block."""
     out = []
     for seed in range(leagues):
-        league = SimulatedLeague(
-            evenly_spaced(bots, gap), pairing=Pairing(seats, pairing=pairing), seed=seed
-        )
+        league = SimulatedLeague(evenly_spaced(bots, gap), pairing=pairing, seed=seed)
         misordered = []
         for _ in range(blocks):
             league.play_block()
@@ -59,6 +55,8 @@ def main() -> None:
     parser.add_argument("--gaps", type=float, nargs="+", default=[50, 100])
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--most-games", type=int, default=3000)
+    parser.add_argument("--least", type=float, default=Pairing(2).least)
+    parser.add_argument("--most", type=float, default=Pairing(2).most)
     args = parser.parse_args()
     print(
         "| bots | gap (Elo) | seats | adaptive: games | uniform: games | uniform / adaptive "
@@ -71,7 +69,13 @@ def main() -> None:
                 blocks = args.most_games // bots
                 started = time.process_time()
                 found = {
-                    p: curves(bots, gap, seats, p, args.leagues, blocks)
+                    p: curves(
+                        bots,
+                        gap,
+                        Pairing(seats, None, p, args.least, args.most),
+                        args.leagues,
+                        blocks,
+                    )
                     for p in ("adaptive", "uniform")
                 }
                 needed = {p: games_needed(c, bots) for p, c in found.items()}

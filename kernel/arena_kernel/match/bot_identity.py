@@ -51,7 +51,11 @@ def what_it_runs(bot: BotSpec, spec: MatchSpec, game_cls: type[Game[Any]]) -> di
     cannot be read is listed as unreadable, which a change of it later shows."""
     kept = identity(bot)
     how = {key: kept[key] for key in _HOW if key in kept}
-    return {"how": how, "files": _files(bot, spec, game_cls)}
+    # As the store gives it back (arrays as lists), so that the two compare alike.
+    runs: dict[str, Any] = json.loads(
+        json.dumps({"how": how, "files": _files(bot, spec, game_cls)}, default=str)
+    )
+    return runs
 
 
 def digest(runs: Mapping[str, Any]) -> str:
