@@ -15,6 +15,10 @@ from arena_kernel.report.html import esc, table
 from arena_kernel.scoring.league_ratings import RatingPoint
 from arena_kernel.store.sqlite import Store
 
+MOST_BLOCKS = 150
+"""The most blocks the plot draws: a long league's are thinned to every n-th, counted back
+from the latest, so that the page stays light however long the league runs."""
+
 
 @dataclass(frozen=True)
 class LeagueView:
@@ -56,14 +60,19 @@ def league_section(view: LeagueView | None) -> str:
 
 
 def history_chart(points: Sequence[RatingPoint], bots: Sequence[str]) -> str:
-    """A line per bot through its rating after each block, in a band of its interval;
-    each point names the bot, the block, the games and the rating in its tooltip.
+    """A line per bot through its rating after each block (at most :data:`MOST_BLOCKS` of
+    them), in a band of its interval; each point names the bot, the block, the games and
+    the rating in its tooltip.
     ``bots`` fixes the colours (the league's order) and the legend."""
+    blocks = sorted({p.block for p in points})
+    if len(blocks) < 2:
+        return ""
+    step = -(-len(blocks) // MOST_BLOCKS)
+    shown = set(blocks[::-1][::step])
+    points = [p for p in points if p.block in shown]
     series: dict[str, list[RatingPoint]] = {}
     for point in points:
         series.setdefault(point.bot, []).append(point)
-    if len({p.block for p in points}) < 2:
-        return ""
     values = [v for p in points for v in (p.rating - p.error, p.rating + p.error)]
     values = [v for v in values if math.isfinite(v)]
     low, high = min(values), max(values)

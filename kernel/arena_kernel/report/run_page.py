@@ -126,6 +126,9 @@ def _format(spec: Mapping[str, Any]) -> str:
     seats = spec.get("seats")
     seats_text = ", ".join(map(str, seats)) if isinstance(seats, list) else str(seats or "-")
     size = f"{spec['games']} games" if spec.get("games") else f"{spec.get('rounds', 1)} rounds"
+    if spec.get("format") == "league":
+        block = (spec.get("league") or {}).get("block")
+        size = f"blocks of {block} games" if block else "blocks of a game per bot"
     challenger = f", challenger {spec['challenger']}" if spec.get("challenger") else ""
     return f"{spec.get('format', '-')}{challenger}, {seats_text} seats, {size}"
 

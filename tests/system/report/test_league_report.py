@@ -45,6 +45,7 @@ def test_the_ladder_and_the_ratings_over_the_blocks(report_browser, write_match,
         }
         assert status["elo100"].inner_text() == "retired"
         assert status["elo1300"].inner_text() == "plays"
+        assert "league, 2 seats, blocks of 8 games" in page.inner_text("body")
         chart = page.locator("#league svg.league-history")
         assert chart.is_visible()
         lines = chart.locator("polyline.series")
