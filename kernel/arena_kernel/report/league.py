@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from arena_kernel.match.ladder import Rung, stored_ladder
 from arena_kernel.model import Standings
-from arena_kernel.report.charts import color, number, ticks
+from arena_kernel.report.charts import OverGames, color, legend, number
 from arena_kernel.report.html import esc, table
 from arena_kernel.scoring.league_ratings import RatingPoint
 from arena_kernel.store.sqlite import Store
@@ -74,42 +74,14 @@ def history_chart(points: Sequence[RatingPoint], bots: Sequence[str]) -> str:
     for point in points:
         series.setdefault(point.bot, []).append(point)
     values = [v for p in points for v in (p.rating - p.error, p.rating + p.error)]
-    values = [v for v in values if math.isfinite(v)]
-    low, high = min(values), max(values)
-    pad = (high - low) * 0.05 or 1.0
-    low, high = low - pad, high + pad
-    first, last = min(p.games for p in points), max(p.games for p in points)
-    left, right, top, bottom = 64, 20, 14, 40
-    width, height = 1000, 360
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(games: float) -> float:
-        return left + (games - first) / max(1, last - first) * plot_w
-
-    def y(value: float) -> float:
-        return top + (high - value) / (high - low) * plot_h
-
-    parts = [
-        f'<svg class="chart league-history" viewBox="0 0 {width} {height}" role="img" '
-        'aria-label="ratings after each block">'
-    ]
-    for tick in ticks(low, high):
-        ty = y(tick)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
-            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
-        )
-    axis_y = height - bottom
-    for tick in ticks(first, last, 6):
-        if tick == int(tick):
-            parts.append(
-                f'<text class="tick" x="{x(tick):.1f}" y="{axis_y + 16}">{int(tick)}</text>'
-            )
-    parts.append(
-        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
-        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
-        f'y2="{height - bottom}"/>'
+    frame = OverGames.of(
+        [v for v in values if math.isfinite(v)],
+        min(p.games for p in points),
+        max(p.games for p in points),
+        height=360,
     )
+    x, y = frame.x, frame.y
+    parts = frame.opening("league-history", "ratings after each block")
     order = [*bots, *(bot for bot in series if bot not in bots)]
     for i, bot in enumerate(order):
         line = series.get(bot)
@@ -135,9 +107,6 @@ def history_chart(points: Sequence[RatingPoint], bots: Sequence[str]) -> str:
                 "</title></circle>"
             )
     parts.append("</svg>")
-    legend = "".join(
-        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
-        for i, bot in enumerate(order)
-        if bot in series
-    )
-    return f'<figure class="history">{"".join(parts)}<ul class="legend">{legend}</ul></figure>'
+    drawn = [bot for bot in order if bot in series]
+    places = [order.index(bot) for bot in drawn]
+    return f'<figure class="history">{"".join(parts)}{legend(drawn, places)}</figure>'

@@ -5,18 +5,21 @@ empty; and a league can be kept in it from then on."""
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from pathlib import Path
 
-from old_stores import expected_stats, games, schema_of, schema_version
+from old_stores import (
+    expected_stats,
+    games,
+    packed_results_database,
+    schema_of,
+    schema_version,
+)
 from paths import OLD_SCHEMAS
 
 from arena_kernel.model import GameRecord
 from arena_kernel.scoring.league_ratings import RatingPoint
 from arena_kernel.store import SCHEMA_VERSION, Store
 from arena_kernel.store.league import LeagueBlock, LeagueBot
-from arena_kernel.store.logs import pack, seat_replies
-from arena_kernel.store.outcomes import first_faults, result_text
 
 SCHEMA_V5 = OLD_SCHEMAS / "schema_v5.sql"
 
@@ -24,65 +27,7 @@ SCHEMA_V5 = OLD_SCHEMAS / "schema_v5.sql"
 def version_5_database(path: Path, records: list[GameRecord]) -> Path:
     """``path`` with one run of ``records``, stored as arena's ``save_game`` stored them at
     schema version 5 (the same statements)."""
-    with sqlite3.connect(path) as raw:
-        raw.executescript(SCHEMA_V5.read_text())
-        raw.execute(
-            "INSERT INTO runs (key, name, game, spec, total_games, created)"
-            " VALUES ('v5-key', 'ladder', 'nim', '{}', ?, 1.7e9)",
-            (len(records),),
-        )
-        for record in records:
-            game, outcome = record.game, record.outcome
-            seats = len(game.seating)
-            game_id = raw.execute(
-                "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
-                " void, details, extra, sandbox, outcome)"
-                " VALUES (1, ?, ?, ?, ?, ?, ?, ?, '{}', '{}', ?, ?)",
-                (
-                    game.index,
-                    game.session,
-                    game.seed,
-                    record.started_at,
-                    record.duration,
-                    outcome.reason,
-                    outcome.void,
-                    record.sandbox,
-                    result_text(
-                        game.seating,
-                        outcome.ranks,
-                        outcome.scores,
-                        outcome.disqualified,
-                        first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
-                    ),
-                ),
-            ).lastrowid
-            replies = seat_replies(record.events, seats)
-            raw.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id,
-                        seat,
-                        bot,
-                        outcome.ranks[seat],
-                        None,
-                        0,
-                        record.stderr_logs.get(seat),
-                        replies[seat].times,
-                        replies[seat].late,
-                        replies[seat].cpu,
-                    )
-                    for seat, bot in enumerate(game.seating)
-                ],
-            )
-            raw.executemany(
-                "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
-                [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
-            )
-            if record.events:
-                raw.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
-    raw.close()
-    return path
+    return packed_results_database(path, SCHEMA_V5, "v5-key", records)
 
 
 def test_a_version_5_database_reads_exactly_as_it_did(tmp_path: Path) -> None:
