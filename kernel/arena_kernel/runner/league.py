@@ -99,7 +99,7 @@ class LeagueRunner(Runner):
         bots, blocks = store.league_bots(run_id), store.league_blocks(run_id)
         done = {g.index for g in store.results(run_id, blocks[-1].indexes)} if blocks else set()
         current = blocks[-1].block if blocks and _missing(blocks[-1], bots, done) else None
-        games = _seat_games(store, run_id)
+        games = store.games_by_seat(run_id)
         return roster(
             self.file_spec,
             self.game_cls,
@@ -333,12 +333,3 @@ def _pending(block: LeagueBlock, indexes: Sequence[int], seed: int, total: int) 
         {index: seatings[index] for index in indexes}, seed, total, list(block.bots)
     )
     return Pending(schedule, schedule.others())
-
-
-def _seat_games(store: Store, run_id: int) -> dict[str, int]:
-    """Each seat's stored games in the run (for messages)."""
-    games: dict[str, int] = {}
-    for game in store.results(run_id):
-        for bot in game.seating:
-            games[bot] = games.get(bot, 0) + 1
-    return games

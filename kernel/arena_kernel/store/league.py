@@ -154,6 +154,15 @@ class LeagueRecords(Database):
                 [(run_id, p.block, p.bot, p.games, p.rating, p.error, p.bot_games) for p in points],
             )
 
+    def games_by_seat(self, run_id: int) -> dict[str, int]:
+        """How many of the run's stored games each seat name sat in (void ones too)."""
+        rows = self._read(
+            "SELECT s.bot, count(DISTINCT s.game_id) FROM games g"
+            " JOIN seats s ON s.game_id = g.id WHERE g.run_id = ? GROUP BY s.bot",
+            (run_id,),
+        )
+        return {bot: count for bot, count in rows}
+
     def update_spec(self, run_id: int, spec: dict[str, Any]) -> None:
         """Replace the run's stored settings: a league's match file gains and retires bots
         between its runs, and its record says what the latest run played with."""

@@ -71,3 +71,4 @@ def test_a_migrated_file_keeps_a_league(tmp_path: Path) -> None:
         assert store.league_blocks(1) == [block]
         assert store.rating_history(1) == [point]
         assert store.run(1).total_games == 6
+        assert sum(store.games_by_seat(1).values()) == sum(len(g.seating) for g in store.results(1))
