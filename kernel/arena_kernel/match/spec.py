@@ -235,7 +235,7 @@ LEAGUE_KEYS: Mapping[str, Option] = {
     "block": Option(
         None,
         "Games per block: after each block the league refits its ratings, records them and "
-        "plans the next block from them. None: one game per bot that may play.",
+        "plans the next block from them. Unset: one game per bot that may play.",
         type=int,
         minimum=1,
     ),
@@ -248,7 +248,7 @@ LEAGUE_KEYS: Mapping[str, Option] = {
     "least": Option(
         0.5,
         "Each bot that may play gets at least this part of its fair share of a block's games "
-        "(the block's seats over its bots), rounded down.",
+        "(the block's seats over its bots that may play), rounded down.",
         minimum=0,
         maximum=1,
     ),
