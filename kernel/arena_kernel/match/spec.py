@@ -259,8 +259,8 @@ LEAGUE_KEYS: Mapping[str, Option] = {
     ),
     "final": Option(
         "round-robin",
-        "The format of the final among the league's top bots (arena run --from-league): "
-        '"round-robin" or "knockout" (seeded by the ladder).',
+        "The format of the final among the league's top bots (arena run --from-league); a "
+        "knockout is seeded by the ladder.",
         choices=("round-robin", "knockout"),
     ),
     "final_rounds": Option(
