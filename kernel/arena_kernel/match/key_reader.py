@@ -254,20 +254,24 @@ class KeyReader(KeyChecker):
 
     def knockout_table(self, table: dict[str, Any]) -> dict[str, Any]:
         """``[knockout]`` (``table``) with its defaults: even numbers, as seats alternate."""
-        self.known_keys(table, ("knockout",), tuple(KNOCKOUT_KEYS))
-        values = {}
-        for key, option in KNOCKOUT_KEYS.items():
-            value = self.checked(table, ("knockout", key), option)
-            values[key] = option.default if value is None else value
-            if values[key] % 2:
+        values = self.defaulted("knockout", table, KNOCKOUT_KEYS)
+        for key, value in values.items():
+            if value % 2:
                 self.fail(("knockout", key), f"[knockout] {key} must be even (seats alternate)")
         return values
 
     def league_table(self, table: dict[str, Any]) -> dict[str, Any]:
         """``[league]`` (``table``) with its defaults."""
-        self.known_keys(table, ("league",), tuple(LEAGUE_KEYS))
+        return self.defaulted("league", table, LEAGUE_KEYS)
+
+    def defaulted(
+        self, name: str, table: dict[str, Any], keys: Mapping[str, Option]
+    ) -> dict[str, Any]:
+        """The table key ``name`` (``table``) checked against ``keys``, every key at its
+        default where not written."""
+        self.known_keys(table, (name,), tuple(keys))
         values = {}
-        for key, option in LEAGUE_KEYS.items():
-            value = self.checked(table, ("league", key), option)
+        for key, option in keys.items():
+            value = self.checked(table, (name, key), option)
             values[key] = option.default if value is None else value
         return values
