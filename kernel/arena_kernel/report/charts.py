@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from arena_kernel.model import Estimate
 from arena_kernel.report.html import esc
@@ -126,6 +127,72 @@ def estimate_chart(
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class OverGames:
+    """The frame of a plot over the games counted: its values from ``low`` to ``high``
+    (padded), its games from ``first`` to ``last``; :meth:`x` and :meth:`y` place a point,
+    :meth:`opening` is the SVG up to the lines, grid, ticks and axis drawn."""
+
+    low: float
+    high: float
+    first: int
+    last: int
+    height: int = 340
+    width: int = 1000
+    left: int = 64
+    right: int = 20
+    top: int = 14
+    bottom: int = 40
+
+    @classmethod
+    def of(cls, values: Sequence[float], first: int, last: int, height: int = 340) -> OverGames:
+        low, high = _range(values)
+        return cls(low, high, first, last, height)
+
+    def x(self, games: float) -> float:
+        plot_w = self.width - self.left - self.right
+        return self.left + (games - self.first) / max(1, self.last - self.first) * plot_w
+
+    def y(self, value: float) -> float:
+        plot_h = self.height - self.top - self.bottom
+        return self.top + (self.high - value) / (self.high - self.low) * plot_h
+
+    def opening(self, css: str, label: str) -> list[str]:
+        left, right, width, height = self.left, self.right, self.width, self.height
+        axis = height - self.bottom
+        parts = [
+            f'<svg class="chart {css}" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{esc(label)}">'
+        ]
+        for tick in ticks(self.low, self.high):
+            ty = self.y(tick)
+            shown = esc(number(tick))
+            parts.append(
+                f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
+                f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{shown}</text>'
+            )
+        for tick in ticks(self.first, self.last, 6):
+            if tick != int(tick):
+                continue
+            tx = self.x(int(tick))
+            parts.append(f'<text class="tick" x="{tx:.1f}" y="{axis + 16}">{int(tick)}</text>')
+        middle = left + (width - left - right) / 2
+        parts.append(
+            f'<text class="axis-label" x="{middle}" y="{height - 6}">games counted</text>'
+            f'<line class="axis" x1="{left}" y1="{axis}" x2="{width - right}" y2="{axis}"/>'
+        )
+        return parts
+
+
+def legend(bots: Sequence[str], places: Sequence[int]) -> str:
+    """The plot's legend: each bot with the colour of its place."""
+    items = "".join(
+        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
+        for i, bot in zip(places, bots, strict=True)
+    )
+    return f'<ul class="legend">{items}</ul>'
+
+
 def history_chart(
     points: Sequence[tuple[int, Mapping[str, float]]], bots: Sequence[str], label: str
 ) -> str:
@@ -134,43 +201,11 @@ def history_chart(
     values = [v for _, figures in points for v in figures.values() if math.isfinite(v)]
     if len(points) < 2 or not values:
         return ""
-    low, high = _range(values)
-    first, last = points[0][0], points[-1][0]
-    left, right, top, bottom = 64, 20, 14, 40
-    width, height = 1000, 340
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(games: int) -> float:
-        return left + (games - first) / max(1, last - first) * plot_w
-
-    def y(value: float) -> float:
-        return top + (high - value) / (high - low) * plot_h
-
-    parts = [
-        f'<svg class="chart history" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{esc(label)}">'
-    ]
-    for tick in ticks(low, high):
-        ty = y(tick)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
-            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
-        )
-    for tick in ticks(first, last, 6):
-        if tick != int(tick):
-            continue
-        tx = x(int(tick))
-        parts.append(
-            f'<text class="tick" x="{tx:.1f}" y="{height - bottom + 16}">{int(tick)}</text>'
-        )
-    parts.append(
-        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
-        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
-        f'y2="{height - bottom}"/>'
-    )
+    frame = OverGames.of(values, points[0][0], points[-1][0])
+    parts = frame.opening("history", label)
     for i, bot in enumerate(bots):
         line = [
-            f"{x(games):.1f},{y(figures[bot]):.1f}"
+            f"{frame.x(games):.1f},{frame.y(figures[bot]):.1f}"
             for games, figures in points
             if bot in figures and math.isfinite(figures[bot])
         ]
@@ -180,8 +215,4 @@ def history_chart(
                 f"<title>{esc(bot)}</title></polyline>"
             )
     parts.append("</svg>")
-    legend = "".join(
-        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
-        for i, bot in enumerate(bots)
-    )
-    return f'<figure class="history">{"".join(parts)}<ul class="legend">{legend}</ul></figure>'
+    return f'<figure class="history">{"".join(parts)}{legend(bots, range(len(bots)))}</figure>'
