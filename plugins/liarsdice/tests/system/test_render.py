@@ -222,6 +222,7 @@ def real_game(tmp_path_factory: pytest.TempPathFactory) -> Replay:
     bad = [sys.executable, "-c", "import sys; sys.exit(3)"]
     match.write_text(
         f'game = "liarsdice"\nseats = 3\ngames = 1\nseed = 9\ndatabase = "{folder}/a.sqlite"\n'
+        'startup_failures = "forfeit"\n'
         f'logs = "{folder}/logs"\n[clock]\nstartup = 5.0\n[game_options]\ndice = 2\n'
         '[[bots]]\nname = "p"\nbuiltin = "prob"\n[[bots]]\nname = "b"\nbuiltin = "basic"\n'
         f'[[bots]]\nname = "dead"\ncmd = {json.dumps(bad)}\n'

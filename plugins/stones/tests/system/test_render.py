@@ -159,7 +159,7 @@ def test_a_game_cut_short_by_a_fault_ends_on_the_request_it_failed(
 ):
     path = stones_match(
         {"bad": scripted_bot(script, only='{"Board"'), "random": "random"},
-        "[clock]\nstartup = 5.0\nreply = 5.0",
+        'startup_failures = "forfeit"\n[clock]\nstartup = 5.0\nreply = 5.0',
     )
     for replay in replays(path):
         steps = rendered(replay)
