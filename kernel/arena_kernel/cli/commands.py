@@ -24,6 +24,7 @@ from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.options import plugin_option
 from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
+from arena_kernel.cli.usage_errors import ArenaGroup
 from arena_kernel.errors import ArenaError
 from arena_kernel.registries.installed import DISABLE_VARIABLE
 from arena_kernel.registries.report import PluginWarning
@@ -63,7 +64,7 @@ def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Regis
     return registries_with(plugins)[1]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="arena")
 def cli() -> None:
     """arena: a referee and tournament runner for game-playing programs."""
@@ -326,4 +327,4 @@ def _show_warning(
 def run_cli() -> None:
     """Run the command line: plugin warnings as one line each (see :func:`_show_warning`)."""
     warnings.showwarning = _show_warning
-    cli()
+    cli(prog_name="arena")
