@@ -266,6 +266,7 @@ class LiarsDice(Game[list[Entrant]]):
             "moves a game may last (every player with dice is asked once a move): a game "
             "that reaches it stops, its players ranked by the dice they hold",
             minimum=1,
+            keyed_at_default=False,
         ),
     }
     bots = {
