@@ -31,7 +31,7 @@ def test_a_replay_page_draws_the_grid_and_names_the_winner(clue_match, report_br
     # A drawing that throws is no console error (the viewer shows a note instead), so
     # every step is looked at: one grid of 21 cards by the players and the case file, and
     # the case file starred only once the game is over.
-    with report_browser.open(index.parent / "games" / f"{replay.game_id}.html") as seen:
+    with report_browser.open_game(index.parent, replay.game_id) as seen:
         page = seen.page
         for step in range(check.steps):
             assert page.locator("#picture .problem, .problem").count() == 0, step
