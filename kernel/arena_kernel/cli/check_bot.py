@@ -235,6 +235,7 @@ def _play(
         session=game_cls.lifetime == "session",
         verbose=verbose,
         planned=match["games"],
+        port_given="transport_options" in match,
     )
     return checked, report
 

@@ -66,9 +66,7 @@ class Referee:
     async def play(self) -> Outcome:
         for player, entrant in enumerate(self.entrants):
             greeting = entrant.greeting
-            self.handshake(
-                player, "no set_name read yet" if greeting is None else f"said {greeting}"
-            )
+            self.handshake(player, NO_NAME_YET if greeting is None else f"said {greeting}")
         while not self.state.over and self.moves < self.max_moves:
             self.moves += 1
             result = apply(self.state, await self.move())
@@ -229,6 +227,9 @@ class Referee:
         self.table.note(reason)
         return Outcome(ranks, reason, details=details)
 
+
+NO_NAME_YET = 'has sent no name (the optional {"name": ...} message) so far'
+"""The handshake note of a bot that has not named itself (yet: it may later)."""
 
 TCP_ARGS = ("--tcp", "{host}", "{port}")
 VARIANTS = tuple(f.name for f in fields(Variant))

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from arena_kernel.testkit import Store, load_replay, run_match, stored_games
+from arena_liarsdice.game import NO_NAME_YET
 from arena_liarsdice.render import LiarsDiceRenderer
 
 
@@ -150,7 +151,7 @@ def test_every_replay_shows_what_each_bot_said_at_its_handshake(dice_match, dice
     assert summary.played == 3 and not summary.errors
     said = 'handshake: node (session id 1) said {"name": "alice"}'
     again = 'handshake: node (session id 1) said {"name": "alice-again"}'
-    mute = "handshake: mute (session id 2) no set_name read yet"
+    mute = f"handshake: mute (session id 2) {NO_NAME_YET}"
     games = stored_games(summary)
     for result, _detail, events in games:
         notes = [e.text for e in events if e.kind == "note" and e.text.startswith("handshake")]
@@ -158,7 +159,7 @@ def test_every_replay_shows_what_each_bot_said_at_its_handshake(dice_match, dice
             assert sorted(notes) == sorted(
                 [
                     mute,
-                    "handshake: node (session id 1) no set_name read yet",
+                    f"handshake: node (session id 1) {NO_NAME_YET}",
                     said,
                     f"{again}: ignored, only the first set_name counts",
                 ]
