@@ -53,16 +53,24 @@
     return seats.filter((who, seat) => who !== b && ranks[seat] === 1).length ? "drawn" : "won";
   }
 
-  function wanted(game) {
+  // The test the filters make now (their values read once, not once per game), or null
+  // when every game passes.
+  function filter() {
     const id = search.value.trim();
-    if (id && String(game[col.id]) !== id) return false;
     const b = bot.value ? list.bots.indexOf(bot.value) : -1;
-    if (bot.value && !game[col.seats].includes(b)) return false;
-    if (result.value && !outcome(game, b).split(" ").includes(result.value)) return false;
-    const kinds = game[col.kinds];
-    if (fault.value === "none") return kinds.length === 0;
-    if (fault.value === "any") return kinds.length > 0;
-    return !fault.value || kinds.some((k) => list.kinds[k] === fault.value);
+    const wantedResult = result.value;
+    const kind = fault.value;
+    if (!id && !bot.value && !wantedResult && !kind) return null;
+    const k = kind && kind !== "none" && kind !== "any" ? list.kinds.indexOf(kind) : -1;
+    return (game) => {
+      if (id && String(game[col.id]) !== id) return false;
+      if (bot.value && !game[col.seats].includes(b)) return false;
+      if (wantedResult && !outcome(game, b).split(" ").includes(wantedResult)) return false;
+      const kinds = game[col.kinds];
+      if (kind === "none") return kinds.length === 0;
+      if (kind === "any") return kinds.length > 0;
+      return !kind || kinds.includes(k);
+    };
   }
 
   const KEYS = {
@@ -74,7 +82,9 @@
     faults: faultText,
   };
 
+  // The list file holds the games in schedule order: that order needs no sorting.
   function sorted(rows) {
+    if (order.key === "index" && !order.down) return rows;
     const key = KEYS[order.key];
     const sign = order.down ? -1 : 1;
     return rows
@@ -132,7 +142,8 @@
   }
 
   function apply() {
-    shown = sorted(games.filter(wanted));
+    const wanted = filter();
+    shown = sorted(wanted ? games.filter(wanted) : games);
     page = 0;
     draw();
   }
