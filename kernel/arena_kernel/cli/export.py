@@ -24,7 +24,14 @@ from arena_kernel.model import FaultKind
 if TYPE_CHECKING:
     from arena_kernel.store.sqlite import Store
 
-FAULT_COLUMNS = tuple(f"faults_{kind.value}" for kind in FaultKind)
+
+def fault_column(kind: FaultKind) -> str:
+    """The column of a bot's faults of ``kind``: ``faults_wall_cap``, a name every tool
+    takes as an identifier."""
+    return f"faults_{kind.value.replace('-', '_')}"
+
+
+FAULT_COLUMNS = tuple(fault_column(kind) for kind in FaultKind)
 """A bot's faults by kind: one column per kind, so that every bot row has the same ones."""
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -108,10 +115,7 @@ def export_tables(store: Store, run_id: int | None) -> dict[str, list[dict[str, 
                     "bot": stats.bot,
                     "games": stats.games,
                     "faults": stats.fault_count,
-                    **{
-                        f"faults_{kind.value}": stats.faults.get(kind.value, 0)
-                        for kind in FaultKind
-                    },
+                    **{fault_column(kind): stats.faults.get(kind.value, 0) for kind in FaultKind},
                     "replies": stats.replies,
                     "reply_mean": stats.reply_mean,
                     "reply_p95": stats.reply_p95,

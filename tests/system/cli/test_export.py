@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from arena_cli import arena, one_error_line
 
+from arena_kernel.cli.export import fault_column
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
 from arena_kernel.report.stats import bot_stats
 from arena_kernel.store import Store
@@ -116,7 +117,7 @@ def expected(database: Path, run_id: int | None = None) -> dict[str, list[dict[s
                         "bot": stats.bot,
                         "games": stats.games,
                         "faults": stats.fault_count,
-                        **{f"faults_{k}": stats.faults.get(k, 0) for k in FaultKind},
+                        **{fault_column(k): stats.faults.get(k, 0) for k in FaultKind},
                         "replies": stats.replies,
                         "reply_mean": stats.reply_mean,
                         "reply_p95": stats.reply_p95,
@@ -256,7 +257,7 @@ def test_cpu_figures_round_trip_in_both_formats(cpu_database: Path, tmp_path: Pa
     busy, sleepy, wall = want
     assert (busy["cpu_replies"], busy["cpu_max"]) == (4, 0.375)
     assert busy["cpu_share"] == 1.25 / 1.5
-    assert (sleepy["faults_wall-cap"], sleepy["idle_mean"]) == (1, 1.03125)
+    assert (sleepy["faults_wall_cap"], sleepy["idle_mean"]) == (1, 1.03125)
     assert (wall["replies"], wall["cpu_replies"], wall["cpu_mean"]) == (2, 0, None)
 
     out = tmp_path / "arena.json"
