@@ -41,6 +41,12 @@ def test_a_replay_page_draws_the_grid_and_names_the_winner(clue_match, report_br
             assert grid.locator("thead th").count() == 1 + len(replay.seating) + 1
             stars = page.locator("#picture td.sc-solution").count()
             assert stars == (3 if step == check.steps - 1 else 0), step
+            # The case file's three cards are tinted as dealt from the deal on.
+            tinted = grid.locator("td.sc-case.sc-dealt")
+            assert tinted.count() == 3, step
+            assert tinted.first.evaluate("c => getComputedStyle(c).backgroundColor") == (
+                "rgb(255, 229, 138)" if step == check.steps - 1 else "rgb(216, 239, 219)"
+            ), step
             page.locator("body").press("ArrowRight")
         assert seen.console_errors == [] and seen.requests == []
         banner = page.inner_text("#picture .sc-end")
