@@ -242,12 +242,18 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
 @click.argument("database", type=click.Path(path_type=Path))
 @click.argument("game_id", type=int)
 def replay(database: Path, game_id: int) -> None:
-    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times."""
-    from arena_kernel.cli.database import open_database
-    from arena_kernel.cli.transcript import transcript
+    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times.
 
-    with user_errors(), open_database(database) as store:
-        click.echo(transcript(store, game_id))
+    DATABASE may also be a file of game records (arena export --format records)."""
+    from arena_kernel.cli.database import is_database, open_database
+    from arena_kernel.cli.transcript import record_transcript, transcript
+
+    with user_errors():
+        if database.is_file() and not is_database(database):
+            click.echo(record_transcript(database, game_id))
+            return
+        with open_database(database) as store:
+            click.echo(transcript(store, game_id))
 
 
 @cli.command()

@@ -203,6 +203,30 @@ def _cells(rows: Iterable[dict[str, Any]], columns: tuple[str, ...]) -> Iterable
         yield [csv_cell(row[column]) for column in columns]
 
 
+def write_records(store: Store, run_id: int | None, output: Path | None) -> int:
+    """Every game of run ``run_id`` (or of every run) as one record a line
+    (:mod:`arena_kernel.store.records`), in the order of their ids, to ``output`` or to
+    stdout; how many."""
+    from arena_kernel.store.records import record_of
+
+    runs = {r.run_id: r for r in store.runs() if run_id in (None, r.run_id)}
+    specs = {rid: store.spec(rid) for rid in runs}
+    written = 0
+    try:
+        out = sys.stdout if output is None else output.open("w", encoding="utf-8")
+        try:
+            for game, events in store.iter_games(list(runs), up_to=store.last_game_id(list(runs))):
+                record = record_of(runs[game.run_id], specs[game.run_id], game, events)
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                written += 1
+        finally:
+            if output is not None:
+                out.close()
+    except OSError as exc:
+        raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
+    return written
+
+
 def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> None:
     """One JSON document: to ``output``, or to stdout."""
     if output is None:
@@ -223,9 +247,10 @@ def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "csv"]),
+    type=click.Choice(["json", "csv", "records"]),
     required=True,
-    help="json: one document; csv: a folder of files, one per table.",
+    help="json: one document; csv: a folder of files, one per table; records: every game "
+    "as a self-contained record, one JSON object a line (docs/game-record.schema.json).",
 )
 @click.option(
     "-o",
@@ -236,6 +261,8 @@ def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> 
 def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -> None:
     """Export DATABASE's runs, games, seats, faults and per-bot figures.
 
+    records writes each game whole, every message both ways with its times (the format
+    of docs/game-record.schema.json; arena replay reads it back without the database).
     json writes one document {"runs": [...], "games": [...], "seats": [...], "faults":
     [...], "bots": [...]}; csv writes runs.csv, games.csv, seats.csv, faults.csv and
     bots.csv, each with a header row. A bot's row holds its games, its faults (all, and
@@ -253,6 +280,11 @@ def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -
             raise ArenaError("--format csv writes a folder of files: name it with -o DIR")
         with open_database(database) as store:
             run_id = store.run(run_ref).run_id if run_ref else None
+            if fmt == "records":
+                written = write_records(store, run_id, output)
+                if output is not None:
+                    click.echo(f"wrote {output}: {written} games")
+                return
             tables = export_tables(store, run_id)
         if fmt == "json":
             write_json(tables, output)

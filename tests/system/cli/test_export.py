@@ -407,3 +407,55 @@ def test_an_unknown_run_points_at_arena_runs_which_lists_them(database: Path, co
                 line.split()[0] == str(run.run_id) and line.split()[-1] == run.key
                 for line in listing.stdout.splitlines()
             ), listing.stdout
+
+
+# Game records ---------------------------------------------------------------------------
+
+
+def test_game_records_follow_their_schema_and_read_back_as_the_store_holds_them(
+    database: Path, tmp_path: Path
+) -> None:
+    import dataclasses
+
+    import jsonschema
+    from paths import REPO
+
+    from arena_kernel.store.records import read_record
+
+    out = tmp_path / "games.jsonl"
+    done = arena("export", str(database), "--format", "records", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    schema = json.loads((REPO / "docs" / "game-record.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    with Store(database) as store:
+        stored = store.games(None)
+        assert done.stdout.strip() == f"wrote {out}: {len(stored)} games"
+        assert len(lines) == len(stored)
+        by_id = {g.game_id: g for g in stored}
+        for line in lines:
+            data = json.loads(line)
+            validator.validate(data)
+            game, events, run = read_record(data)
+            kept = by_id[game.game_id]
+            assert game == dataclasses.replace(kept, stderr_logs={}), "every field but logs"
+            assert events == store.events(game.game_id)
+            assert run["game"] == store.run(kept.run_id).game
+            assert run["game_options"] == (store.spec(kept.run_id).get("game_options") or {})
+    assert any(json.loads(line)["faults"] for line in lines), "faults are in the records"
+
+
+def test_arena_replay_reads_a_record_without_the_database(database: Path, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    assert arena("export", str(database), "--format", "records", "-o", str(out)).returncode == 0
+    with Store(database) as store:
+        faulted = next(g for g in store.games(None) if g.faults)
+    copy = tmp_path / "elsewhere.jsonl"
+    copy.write_bytes(out.read_bytes())
+    from_db = arena("replay", str(database), str(faulted.game_id))
+    from_records = arena("replay", str(copy), str(faulted.game_id))
+    assert from_db.returncode == from_records.returncode == 0, from_records.stderr
+    kept = [line for line in from_db.stdout.splitlines() if "  stderr of seat" not in line]
+    assert from_records.stdout.splitlines() == kept
+    one_error_line(arena("replay", str(copy), "99999"), f"no game 99999 in {copy}")
