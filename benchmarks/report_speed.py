@@ -6,9 +6,9 @@ The database is made by a real run first: a round robin of four in-process Nim b
 kernel's test game, drawn by its renderer) with enough rounds for ``--games`` games, every
 message through the referee and the codec as in any run. Then each trial writes the whole
 report (:func:`write_report`: a run page with the standings, cross-table and rating plot,
-and a page per game with its steps) and, as the baseline in the same trial, the floor any
-static report of these games pays: every game's row and events read from the store and
-written as one JSON file per game. The two are interleaved, in an order that alternates
+its games list, and every game's steps in the replay files) and, as the baseline in the
+same trial, a floor any static report of these games pays: every game's row and events
+read from the store and written as JSON. The two are interleaved, in an order that alternates
 per trial, and the report gives the medians, the ratio and the cost per game.
 """
 

@@ -32,6 +32,10 @@ class Option:
     strings) or a union such as ``int | None``. ``choices`` restricts the value to a set;
     ``minimum`` and ``maximum`` bound it (inclusive), ``above`` bounds it from below
     (exclusive: ``above=0`` for a positive time limit).
+
+    ``keyed_at_default=False`` marks a game option declared after runs of its game were
+    stored: a match file that leaves it at its default keeps it out of its run key (the
+    match's game options hold it only when set otherwise), so those runs keep resuming.
     """
 
     default: Any
@@ -41,6 +45,7 @@ class Option:
     maximum: float | None = None
     type: Any = None
     above: float | None = None
+    keyed_at_default: bool = True
 
     @property
     def value_type(self) -> Any:

@@ -235,6 +235,7 @@ def _play(
         session=game_cls.lifetime == "session",
         verbose=verbose,
         planned=match["games"],
+        port_given="transport_options" in match,
     )
     return checked, report
 
@@ -282,7 +283,8 @@ def _match(
 ) -> dict[str, Any]:
     """The check's match: the bot first (so that its rotations start in seat 0), then the
     built-in opponents, each run as a program as in a tournament; a gauntlet of ``games``
-    games over the groups that include the bot."""
+    games over the groups that include the bot, each played to its end even when the bot
+    fails to come up in it."""
     from arena_kernel.errors import ArenaError, did_you_mean
 
     builtins = list(game_cls.bots)
@@ -321,6 +323,7 @@ def _match(
         "database": str(where / "check-bot.sqlite"),
         "logs": str(where / "logs"),
         "scorers": ["wins"],
+        "startup_failures": "forfeit",  # a bot that cannot start is what the check shows
     }
     if clock:
         match["clock"] = clock

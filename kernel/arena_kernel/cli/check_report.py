@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from arena_kernel.cli.check_hints import hints
+
 if TYPE_CHECKING:
     from arena_kernel.model import Event, Fault
     from arena_kernel.store.sqlite import GameDetail
@@ -96,6 +98,7 @@ def check_report(
     session: bool = False,
     verbose: bool = False,
     planned: int | None = None,
+    port_given: bool = False,
 ) -> CheckReport:
     """The report of ``games`` (in the order played) for the bot named ``bot``.
 
@@ -103,7 +106,8 @@ def check_report(
     all is on the start-up clock); otherwise every game starts it again. ``verbose``: every
     message in full, notices that need no reply included; otherwise those are left out
     (but for the few before a fault) and long messages cut. ``planned``: the games the
-    check meant to play, when the store holds fewer.
+    check meant to play, when the store holds fewer. ``port_given``: the check was told a
+    fixed port (what a hint about a refused connection says).
     """
     report = CheckReport()
     startup = True
@@ -144,6 +148,7 @@ def check_report(
         report.lines += _conversation(rows, mine[0] if first_here else None, verbose)
         if first_here:
             report.first = _first_problem(f"game {number} (seat {seat})", rows, mine[0])
+            report.first += hints(game.events, seat, mine[0], game.stderr, port_given)
         report.lines += _game_footer(game, seat, mine, rows, verbose)
     report.lines += ["", *_verdict(report, games, planned, slowest)]
     return report
@@ -241,6 +246,9 @@ def _locate(rows: Sequence[_Line], fault: Fault) -> int | None:
     return None
 
 
+DIED = frozenset({"exit", "memory"})
+"""Faults of a bot that ended: it may have failed on any message since its last reply."""
+
 NO_REPLY = {
     "timeout": "nothing in time",
     "wall-cap": "nothing within the wall-clock cap",
@@ -266,12 +274,34 @@ def _first_problem(game: str, rows: Sequence[_Line], fault: Fault) -> list[str]:
     after = before[before.index(asked) + 1 :]
     reply = next((row.event for row in after if row.event.kind == "recv"), None)
     lines = [f"first problem: {game}, request {asked.request}: {fault}"]
-    lines.append(f"  it was sent:  {_printable(asked.event.text, SHORT * 3)}")
+    since = _since_last_reply(before) if str(fault.kind) in DIED and reply is None else []
+    if len(since) > 1:
+        # It ended: on this request, or on a notice before it that needs no reply.
+        lines.append(
+            f"  it was sent, after its last reply ({len(since)} messages; it ended on one):"
+        )
+        lines += [f"    {_printable(row.event.text, SHORT * 3)}" for row in since[-CONTEXT:]]
+        if len(since) > CONTEXT:
+            lines.append(f"    ({len(since) - CONTEXT} earlier ones: --verbose shows them)")
+    else:
+        lines.append(f"  it was sent:  {_printable(asked.event.text, SHORT * 3)}")
     if reply is not None:
         lines.append(f"  it answered:  {_printable(reply.text, SHORT * 3)}")
     elif str(fault.kind) in NO_REPLY:
         lines.append(f"  it answered:  {NO_REPLY[str(fault.kind)]}")
     return lines
+
+
+def _since_last_reply(before: Sequence[_Line]) -> list[_Line]:
+    """The messages the bot was sent after its last reply (all it was sent, before any),
+    in order: what a bot that ended may have ended on."""
+    sent: list[_Line] = []
+    for row in before:
+        if row.event.kind == "recv":
+            sent = []
+        elif row.event.kind == "send":
+            sent.append(row)
+    return sent
 
 
 def _game_heading(number: int, total: int, detail: GameDetail, seat: int) -> str:

@@ -25,6 +25,7 @@ from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.options import plugin_option
 from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
+from arena_kernel.cli.usage_errors import ArenaGroup
 from arena_kernel.errors import ArenaError
 from arena_kernel.registries.installed import DISABLE_VARIABLE
 from arena_kernel.registries.report import PluginWarning
@@ -64,7 +65,7 @@ def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Regis
     return registries_with(plugins)[1]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="arena")
 def cli() -> None:
     """arena: a referee and tournament runner for game-playing programs."""
@@ -259,12 +260,18 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
 @click.argument("database", type=click.Path(path_type=Path))
 @click.argument("game_id", type=int)
 def replay(database: Path, game_id: int) -> None:
-    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times."""
-    from arena_kernel.cli.database import open_database
-    from arena_kernel.cli.transcript import transcript
+    """Print the transcript of game GAME_ID stored in DATABASE: every message, with times.
 
-    with user_errors(), open_database(database) as store:
-        click.echo(transcript(store, game_id))
+    DATABASE may also be a file of game records (arena export --format records)."""
+    from arena_kernel.cli.database import is_database, open_database
+    from arena_kernel.cli.transcript import record_transcript, transcript
+
+    with user_errors():
+        if database.is_file() and not is_database(database):
+            click.echo(record_transcript(database, game_id))
+            return
+        with open_database(database) as store:
+            click.echo(transcript(store, game_id))
 
 
 @cli.command()
@@ -344,4 +351,4 @@ def _show_warning(
 def run_cli() -> None:
     """Run the command line: plugin warnings as one line each (see :func:`_show_warning`)."""
     warnings.showwarning = _show_warning
-    cli()
+    cli(prog_name="arena")

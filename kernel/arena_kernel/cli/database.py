@@ -19,6 +19,18 @@ if TYPE_CHECKING:
     from arena_kernel.store.sqlite import Store
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_database(path: Path) -> bool:
+    """Whether the file at ``path`` is an SQLite file (else, say, a file of records)."""
+    try:
+        with path.open("rb") as file:
+            return file.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
 def open_database(path: Path) -> Store:
     """The database at ``path``, opened and checked intact (use it in a ``with``); raise
     :class:`ArenaError` for a path that is not a file (opening it would create an empty

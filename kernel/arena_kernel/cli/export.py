@@ -25,7 +25,14 @@ from arena_kernel.model import FaultKind
 if TYPE_CHECKING:
     from arena_kernel.store.sqlite import Store
 
-FAULT_COLUMNS = tuple(f"faults_{kind.value}" for kind in FaultKind)
+
+def fault_column(kind: FaultKind) -> str:
+    """The column of a bot's faults of ``kind``: ``faults_wall_cap``, a name every tool
+    takes as an identifier."""
+    return f"faults_{kind.value.replace('-', '_')}"
+
+
+FAULT_COLUMNS = tuple(fault_column(kind) for kind in FaultKind)
 """A bot's faults by kind: one column per kind, so that every bot row has the same ones."""
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -112,10 +119,7 @@ def export_tables(store: Store, run_id: int | None) -> dict[str, list[dict[str, 
                     "bot": stats.bot,
                     "games": stats.games,
                     "faults": stats.fault_count,
-                    **{
-                        f"faults_{kind.value}": stats.faults.get(kind.value, 0)
-                        for kind in FaultKind
-                    },
+                    **{fault_column(kind): stats.faults.get(kind.value, 0) for kind in FaultKind},
                     "replies": stats.replies,
                     "reply_mean": stats.reply_mean,
                     "reply_p95": stats.reply_p95,
@@ -205,6 +209,30 @@ def _cells(rows: Iterable[dict[str, Any]], columns: tuple[str, ...]) -> Iterable
         yield [csv_cell(row[column]) for column in columns]
 
 
+def write_records(store: Store, run_id: int | None, output: Path | None) -> int:
+    """Every game of run ``run_id`` (or of every run) as one record a line
+    (:mod:`arena_kernel.store.records`), in the order of their ids, to ``output`` or to
+    stdout; how many."""
+    from arena_kernel.store.records import record_of
+
+    runs = {r.run_id: r for r in store.runs() if run_id in (None, r.run_id)}
+    specs = {rid: store.spec(rid) for rid in runs}
+    written = 0
+    try:
+        out = sys.stdout if output is None else output.open("w", encoding="utf-8")
+        try:
+            for game, events in store.iter_games(list(runs), up_to=store.last_game_id(list(runs))):
+                record = record_of(runs[game.run_id], specs[game.run_id], game, events)
+                out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                written += 1
+        finally:
+            if output is not None:
+                out.close()
+    except OSError as exc:
+        raise ArenaError(f"cannot write {output}: {exc.strerror or exc}") from None
+    return written
+
+
 def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> None:
     """One JSON document: to ``output``, or to stdout."""
     if output is None:
@@ -225,9 +253,10 @@ def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> 
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["json", "csv"]),
+    type=click.Choice(["json", "csv", "records"]),
     required=True,
-    help="json: one document; csv: a folder of files, one per table.",
+    help="json: one document; csv: a folder of files, one per table; records: every game "
+    "as a self-contained record, one JSON object a line (docs/game-record.schema.json).",
 )
 @click.option(
     "-o",
@@ -239,6 +268,8 @@ def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -
     """Export DATABASE's runs, games, seats, faults and per-bot figures, and each league's
     ladder and ratings over time.
 
+    records writes each game whole, every message both ways with its times (the format
+    of docs/game-record.schema.json; arena replay reads it back without the database).
     json writes one document {"runs": [...], "games": [...], "seats": [...], "faults":
     [...], "bots": [...], "ladder": [...], "ratings": [...]}; csv writes runs.csv,
     games.csv, seats.csv, faults.csv, bots.csv, ladder.csv and ratings.csv, each with a
@@ -259,6 +290,11 @@ def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -
             raise ArenaError("--format csv writes a folder of files: name it with -o DIR")
         with open_database(database) as store:
             run_id = store.run(run_ref).run_id if run_ref else None
+            if fmt == "records":
+                written = write_records(store, run_id, output)
+                if output is not None:
+                    click.echo(f"wrote {output}: {written} games")
+                return
             tables = export_tables(store, run_id)
         if fmt == "json":
             write_json(tables, output)

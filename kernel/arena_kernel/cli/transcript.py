@@ -1,16 +1,35 @@
-"""A stored game as a readable transcript (``arena replay``)."""
+"""A stored game as a readable transcript (``arena replay``), from the database or from a
+file of game records."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
+from pathlib import Path
 
-from arena_kernel.store.sqlite import Store
+from arena_kernel.errors import ArenaError
+from arena_kernel.model import Event
+from arena_kernel.store.records import read_record, read_records
+from arena_kernel.store.sqlite import GameDetail, Store
 
 ARROWS = {"send": ">>", "recv": "<<", "late": "<~", "fault": "!!", "note": "--"}
 
 
 def transcript(store: Store, game_id: int) -> str:
-    game = store.game(game_id)
+    return game_transcript(store.game(game_id), store.events(game_id))
+
+
+def record_transcript(path: Path, game_id: int) -> str:
+    """The transcript of game ``game_id`` of the records file at ``path``."""
+    for data in read_records(path):
+        if data.get("id") == game_id:
+            game, events, _run = read_record(data)
+            return game_transcript(game, events)
+    raise ArenaError(f"no game {game_id} in {path}")
+
+
+def game_transcript(game: GameDetail, events: Sequence[Event]) -> str:
+    game_id = game.game_id
     names = list(game.seating)
     started = datetime.datetime.fromtimestamp(game.started_at).isoformat(timespec="seconds")
     sandbox = f", sandbox {game.sandbox}" if game.sandbox is not None else ""
@@ -28,7 +47,7 @@ def transcript(store: Store, game_id: int) -> str:
         who = names[fault.seat] if fault.seat is not None else "-"
         lines.append(f"  fault at {fault.at:.3f} s: {who}: {fault.kind}: {fault.detail}")
     lines.append("")
-    for event in store.events(game_id):
+    for event in events:
         who = "referee" if event.seat is None else f"{event.seat}:{names[event.seat]}"
         took = f" ({event.elapsed * 1000:.1f} ms" if event.elapsed is not None else ""
         if took:

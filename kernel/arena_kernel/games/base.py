@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import site
 import sys
+import sysconfig
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +45,45 @@ class BuiltinBot:
         """``-P``: the bot's working folder is not put on ``sys.path``, so a ``random.py``
         next to a match file cannot shadow the standard library inside a built-in bot."""
         return (sys.executable, "-P", "-m", self.module, *self.args)
+
+    def env(self) -> dict[str, str]:
+        """What the program's environment needs beyond a bot's: ``PYTHONPATH`` naming the
+        folder arena imports the bot's package from when that is not where the bot's
+        interpreter looks by itself (a plugin loaded from its source folder with ``-p``,
+        not installed), so that the bot finds its package as arena does. An installed
+        plugin needs nothing: a bot does not inherit the arena's ``PYTHONPATH``."""
+        root = _import_root(self.module)
+        return {} if root is None else {"PYTHONPATH": root}
+
+
+def _import_root(module: str) -> str | None:
+    """The folder ``module``'s top-level package is found in, unless it is one of the
+    interpreter's own (the standard library, site-packages); None too when it is not
+    found (the bot's start then says so on its stderr)."""
+    top = module.partition(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    places = list(spec.submodule_search_locations or ())
+    if not places and spec.origin is not None:
+        places = [spec.origin]
+    if not places:
+        return None
+    root = os.path.dirname(os.path.realpath(places[0]))  # a package's folder or a module's file
+    return None if root in _interpreter_folders() else root
+
+
+def _interpreter_folders() -> set[str]:
+    """Where this Python finds modules by itself: the standard library and the
+    site-packages folders."""
+    paths = sysconfig.get_paths()
+    found = {paths["stdlib"], paths["platstdlib"], paths["purelib"], paths["platlib"]}
+    found.update(site.getsitepackages())
+    found.add(site.getusersitepackages())
+    return {os.path.realpath(path) for path in found}
 
 
 SessionState = TypeVar("SessionState")

@@ -226,13 +226,24 @@ class KeyReader(KeyChecker):
         return table
 
     def game_options(self, game_cls: type[Game[Any]]) -> dict[str, Any]:
+        """The game's options checked, defaults filled in, but for an option declared
+        after runs of the game were stored and left at its default (see
+        :class:`~arena_kernel.options.Option`): the game fills it in itself."""
         table = self.table("game_options")
         try:
-            return game_cls.validate_options(dict(table))
+            checked = game_cls.validate_options(dict(table))
         except OptionError as exc:
             # The game's message usually names the key already; do not say it twice.
             key = "" if exc.key in str(exc) else f" {exc.key}"
             self.fail(("game_options", exc.key), f"[game_options]{key}: {exc}")
+        declared = game_cls.options
+        return {
+            name: value
+            for name, value in checked.items()
+            if name not in declared
+            or declared[name].keyed_at_default
+            or value != declared[name].default
+        }
 
     def sprt_table(self) -> dict[str, Any]:
         """``[sprt]`` with its defaults, or ``{}`` when not written."""

@@ -106,6 +106,7 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
     """What to run: a built-in bot's program (or its in-process object), or the bot's own
     command with the game's ``bot_args`` appended when it names no placeholder."""
     inproc = None
+    env = dict(bot.env)
     argv: tuple[str, ...] | None = bot.cmd
     if argv is not None and not uses_placeholders(argv):
         argv = (*argv, *game_cls.bot_args)
@@ -113,12 +114,13 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
         builtin = game_cls.bots[bot.builtin]
         argv = (*builtin.argv(), *bot.args)
         inproc = builtin.inproc if bot.inproc else None
+        env = {**builtin.env(), **env}
     return BotProgram(
         name=bot.name,
         argv=None if inproc else argv,
         inproc=inproc,
         connect=bot.connect,
-        env=dict(bot.env),
+        env=env,
         cwd=bot.cwd,
         port=bot.port,
         peer=bot.peer,

@@ -19,6 +19,7 @@ from arena_kernel.codecs.base import DEFAULT_MAX_MESSAGE
 from arena_kernel.match.schema import FIRST_FORM, declare, identity, keyed_table
 from arena_kernel.options import Option
 from arena_kernel.referee.clocks import MODES, Clocks
+from arena_kernel.referee.startup import FIRST_GAMES
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import BOT_SANDBOX_KEYS, SANDBOX_KEYS, SandboxSettings
 
@@ -273,6 +274,7 @@ FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "league")
 DYNAMIC_FORMATS = ("swiss", "knockout")
 """Formats whose games depend on the results so far: played a stage at a time."""
 SEATINGS = ("rotations", "permutations")
+STARTUP_FAILURES = ("stop", "forfeit")
 
 
 LIMITS_KEYED_SINCE = {"write_mb": 2}
@@ -439,6 +441,17 @@ class MatchSpec:
         ),
         keyed_since=None,
         default_text="the first of scorers",
+    )
+    startup_failures: Literal["stop", "forfeit"] = declare(
+        Option(
+            "stop",
+            '"stop": a bot that fails to come up (exits, never connects or answers nothing '
+            f"in time) in each of its first {FIRST_GAMES} games of a run stops the run with "
+            'one line quoting the end of its stderr, those games not stored. "forfeit": it loses '
+            "them and the run plays on.",
+            choices=STARTUP_FAILURES,
+        ),
+        keyed_since=None,
     )
     plugins: tuple[str, ...] = declare(
         Option(

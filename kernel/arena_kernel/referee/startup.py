@@ -20,6 +20,11 @@ STARTUP_KINDS = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.TIMEOUT}
 """The faults of a bot that did not come up: it exited, never connected, or never
 answered."""
 
+FIRST_GAMES = 2
+"""The games of a run a bot may fail to come up in before it stops the run
+(``startup_failures = "stop"``): more than one, so that a single start-up lost to a loaded
+machine does not."""
+
 
 def startup_fault_indexes(faults: Sequence[Fault], events: Sequence[Event]) -> list[int]:
     """The positions in ``faults`` of the start-up faults of a game: per seat that

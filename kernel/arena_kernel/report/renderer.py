@@ -13,6 +13,7 @@ shipped once, in the report's assets.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -22,29 +23,52 @@ from typing import Any, ClassVar
 from arena_kernel.model import Event, Fault
 
 
+def doc(text: str) -> Any:
+    """A field described: its text is the field's row in the reference table of
+    docs/plugins.md (:func:`field_table`)."""
+    return field(metadata={"doc": text})
+
+
+def documented(text: str, default: Any) -> Any:
+    """:func:`doc` for a field with a default (a factory when it is a dict)."""
+    if isinstance(default, dict):
+        return field(default_factory=dict, metadata={"doc": text})
+    return field(default=default, metadata={"doc": text})
+
+
 @dataclass(frozen=True)
 class Replay:
-    """One stored game as a renderer reads it.
+    """One stored game as a renderer reads it (the reference table of docs/plugins.md
+    lists its fields, from the descriptions below)."""
 
-    ``events`` is the game's whole event log in order (what ``arena replay`` prints):
-    ``send``/``recv``/``late`` messages of a seat, ``fault`` and ``note`` events.
-    ``options`` are the run's game options as the match file gave them (the game's
-    defaults apply to the rest).
-    """
-
-    game_id: int
-    game: str
-    options: Mapping[str, Any]
-    seating: tuple[str, ...]
-    ranks: tuple[int, ...]
-    scores: tuple[float, ...] | None
-    reason: str
-    void: bool
-    disqualified: frozenset[int]
-    details: Mapping[str, Any]
-    extra: Mapping[str, Any]
-    faults: tuple[Fault, ...]
-    events: tuple[Event, ...]
+    game_id: int = doc("The game's id in the database (`arena replay DB GAME_ID`).")
+    game: str = doc("The game's name (the renderer's `name`).")
+    options: Mapping[str, Any] = doc(
+        "The run's game options as the match file gave them: the game's defaults apply to the rest."
+    )
+    seating: tuple[str, ...] = doc("The bots' names, by seat.")
+    ranks: tuple[int, ...] = doc("Each seat's rank, 1 the best; equal ranks share a place.")
+    scores: tuple[float, ...] | None = doc(
+        "Each seat's score, for a game that has scores; None otherwise."
+    )
+    reason: str = doc("How the game ended, in words (the outcome's reason).")
+    void: bool = doc(
+        "The game counts in no standings (a bot in it was put out of the run, or it was not "
+        "played)."
+    )
+    disqualified: frozenset[int] = doc("The seats the game put out of the run.")
+    details: Mapping[str, Any] = doc("The outcome's details, as the game's `play` returned them.")
+    extra: Mapping[str, Any] = doc("Extra data stored with the game's record (JSON).")
+    faults: tuple[Fault, ...] = doc(
+        "Every fault of the game in the order it happened: `kind`, `detail`, `seat` (None: "
+        "the referee's), `at` (seconds into the game)."
+    )
+    events: tuple[Event, ...] = doc(
+        "The game's whole event log, in order (what `arena replay` prints): each `Event` has "
+        "`t` (seconds into the game), `kind` (`send`, `recv` or `late` for a seat's "
+        "messages, `fault`, `note`), `seat` (None for the referee's), `text`, `elapsed` (a "
+        "reply's time) and `cpu` (its CPU time, on a CPU-time clock)."
+    )
 
     def winners(self) -> tuple[str, ...]:
         """The bots ranked first (several: a draw), in seat order."""
@@ -53,21 +77,27 @@ class Replay:
 
 @dataclass(frozen=True)
 class Step:
-    """One position of the replay viewer.
+    """One position of the replay viewer (the reference table of docs/plugins.md lists
+    its fields). The steps of a game cover its events in order, each event in exactly one
+    step; the last step's caption says how the game ended, naming the bots."""
 
-    ``events`` is the slice ``[start, stop)`` of :attr:`Replay.events` that led to this
-    position: the viewer lists those messages (faults in red) beside the picture. The
-    steps of a game cover its events in order, each event in exactly one step.
-    ``label`` is short ("12. white A3-B4"), ``caption`` one sentence about the position;
-    the last step's caption says how the game ended, naming the bots.
-    ``picture`` is what the game's drawing script draws: JSON data of the renderer's own
-    design (empty when the step has nothing to draw).
-    """
+    label: str = doc('A short name of the position, in the list of steps ("12. white A3-B4").')
+    events: tuple[int, int] = doc(
+        "`(start, stop)`: the slice `[start, stop)` of `Replay.events` that led to this "
+        "position, which the viewer lists beside the picture."
+    )
+    caption: str = documented("One sentence about the position.", "")
+    picture: Mapping[str, Any] = documented(
+        "What the game's drawing script draws: JSON data of the renderer's own design "
+        "(empty when the step has nothing to draw).",
+        {},
+    )
 
-    label: str
-    events: tuple[int, int]
-    caption: str = ""
-    picture: Mapping[str, Any] = field(default_factory=dict)
+
+def field_table(cls: type) -> str:
+    """A Markdown table of the fields of the dataclass ``cls``: name, type, meaning."""
+    rows = [f"| `{f.name}` | `{f.type}` | {f.metadata['doc']} |" for f in dataclasses.fields(cls)]
+    return "\n".join(["| field | type | meaning |", "|---|---|---|", *rows]) + "\n"
 
 
 class Renderer(ABC):
@@ -133,3 +163,12 @@ def check_steps(steps: Sequence[Step], events: int) -> None:
             raise ValueError(
                 f"step {number} ({step.label!r}): its picture is not JSON: {exc}"
             ) from None
+
+
+def reference() -> str:
+    """The reference of :class:`Replay` and :class:`Step` in docs/plugins.md."""
+    return f"#### Replay\n\n{field_table(Replay)}\n#### Step\n\n{field_table(Step)}"
+
+
+if __name__ == "__main__":
+    print(reference(), end="")

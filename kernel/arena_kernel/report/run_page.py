@@ -1,6 +1,10 @@
 """A run's page: its settings, every scorer's table with its estimates drawn, the games
 lost to faults, each bot's reply times, the cross-table, the ranking scorer's figures
-over the games, and the list of games with its filters."""
+over the games, and the games list (drawn by ``run.js`` from its data file).
+
+The page is a sequence of sections (:data:`SECTIONS`), each a function of the run's
+figures (:class:`RunFigures`, worked out once): a new section is one more function there.
+"""
 
 from __future__ import annotations
 
@@ -12,27 +16,46 @@ from typing import Any
 
 from arena_kernel.match.standings import run_standings
 from arena_kernel.model import RunInfo, Standings
-from arena_kernel.report.analysis import cross_table, rating_history, result_kind
+from arena_kernel.report.analysis import cross_table, rating_history
 from arena_kernel.report.charts import estimate_chart, history_chart
+from arena_kernel.report.game_list import list_file
 from arena_kernel.report.html import esc, page, table
 from arena_kernel.report.league import LeagueView, league_section
 from arena_kernel.report.stats import BotStats, fault_kinds
 from arena_kernel.scoring.base import Scorer, roster
-from arena_kernel.store.sqlite import GameDetail, sandbox_counts
+from arena_kernel.store.sqlite import RunRecord, StoredGame, sandbox_counts
 
 
 @dataclass(frozen=True)
 class RunView:
-    """Everything the page shows of one run, read from the store once."""
+    """Everything the page shows of one run, read from the store once: its stored
+    results (``games``) and its bots' figures."""
 
     run: RunInfo
     spec: Mapping[str, Any]
-    games: Sequence[GameDetail]
+    games: Sequence[StoredGame]
     stats: Sequence[BotStats]
     created: float | None = None
     finished: float | None = None
     league: LeagueView | None = None
     """A league's ladder and ratings over time (None: the run is no league)."""
+
+
+@dataclass(frozen=True)
+class RunFigures:
+    """A run's figures, worked out once for every section of its page."""
+
+    view: RunView
+    games: Sequence[StoredGame]
+    """In schedule order."""
+    bots: Sequence[str]
+    scorers: Sequence[str]
+    ranking: str
+    tables: Sequence[Standings]
+    faults: Standings | None
+    sprt: Standings | None
+    format: Standings | None
+    scorer_class: Callable[[str], type[Scorer]]
 
 
 def scorers_of(spec: Mapping[str, Any]) -> tuple[list[str], str]:
@@ -42,43 +65,45 @@ def scorers_of(spec: Mapping[str, Any]) -> tuple[list[str], str]:
     return scorers, str(spec.get("ranking") or scorers[0])
 
 
+def run_bots(view: RunView) -> list[str]:
+    """The run's bots: the match file's in its order, then any other seated in its games."""
+    return roster(view.games, [str(b["name"]) for b in view.spec.get("bots", [])])
+
+
+def run_figures(view: RunView, scorer_class: Callable[[str], type[Scorer]]) -> RunFigures:
+    """Every scorer's table, the faults table, the SPRT and the format's table of ``view``."""
+    games = sorted(view.games, key=lambda g: g.index)
+    bots = run_bots(view)
+    scorers, ranking = scorers_of(view.spec)
+    tables, faults, sprt, own = run_standings(games, bots, scorers, scorer_class, view.spec)
+    return RunFigures(view, games, bots, scorers, ranking, tables, faults, sprt, own, scorer_class)
+
+
 def run_pages(
     view: RunView, scorer_class: Callable[[str], type[Scorer]], roots: Sequence[str]
 ) -> list[str]:
     """The page of one run once per way to the report's folder in ``roots`` (``"../"``
     for ``runs/<id>.html``, ``""`` for an index.html that is the run's page), its figures
     computed once."""
-    run, spec = view.run, view.spec
-    games = sorted(view.games, key=lambda g: g.index)
-    bots = roster(games, [str(b["name"]) for b in spec.get("bots", [])])
-    scorers, ranking = scorers_of(spec)
-    tables, faults, sprt, own = run_standings(games, bots, scorers, scorer_class, spec)
+    figures = run_figures(view, scorer_class)
+    run = view.run
     title = f"run {run.run_id}: {run.name}"
     stored = f"{run.done_games} of {run.total_games} games stored"
     if view.finished is None and run.done_games < run.total_games:
         stored += " (not finished)"
     middle = "".join(
         [
-            "<main>",
             f"<h1>{esc(title)}</h1>",
             f'<p class="subtitle">{esc(run.game)}: {esc(stored)}</p>',
-            _settings(view, scorers, ranking),
-            _standings(tables, scorers, ranking, bots),
-            _panel(own, "format"),
-            league_section(view.league),
-            _panel(sprt, "sprt"),
-            _faults(faults),
-            _stats(view.stats),
-            _cross(games, bots),
-            _history(games, bots, ranking, scorer_class),
+            *(section(figures) for section in SECTIONS),
         ]
     )
     return [
         page(
             title,
-            _top(root) + middle + _games(games, bots, root) + "</main>",
+            f"{_top(root)}<main>{middle}{_games(figures, root)}</main>",
             root=root,
-            scripts=["assets/run.js"],
+            scripts=["assets/report.js", "assets/run.js"],
         )
         for root in roots
     ]
@@ -97,7 +122,8 @@ def _when(stamp: float | None) -> str:
     return datetime.datetime.fromtimestamp(stamp).isoformat(" ", "seconds")
 
 
-def _settings(view: RunView, scorers: Sequence[str], ranking: str) -> str:
+def _settings(figures: RunFigures) -> str:
+    view, scorers, ranking = figures.view, figures.scorers, figures.ranking
     spec = view.spec
     sandboxes = sandbox_counts(view.games)
     facts = [
@@ -125,12 +151,21 @@ def _options(options: Mapping[str, Any]) -> str:
 def _format(spec: Mapping[str, Any]) -> str:
     seats = spec.get("seats")
     seats_text = ", ".join(map(str, seats)) if isinstance(seats, list) else str(seats or "-")
-    size = f"{spec['games']} games" if spec.get("games") else f"{spec.get('rounds', 1)} rounds"
+    size = (
+        _count(spec["games"], "game")
+        if spec.get("games")
+        else _count(spec.get("rounds", 1), "round")
+    )
     if spec.get("format") == "league":
         block = (spec.get("league") or {}).get("block")
         size = f"blocks of {block} games" if block else "blocks of a game per bot"
     challenger = f", challenger {spec['challenger']}" if spec.get("challenger") else ""
     return f"{spec.get('format', '-')}{challenger}, {seats_text} seats, {size}"
+
+
+def _count(number: Any, noun: str) -> str:
+    """``1 round``, ``2 rounds``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _pairs(values: Mapping[str, Any]) -> str:
@@ -149,11 +184,10 @@ def _clocks(clock: Mapping[str, Any]) -> str:
     return f"CPU time: {limits}" + ("" if cap is None else esc(f"; wall cap {cap} times the limit"))
 
 
-def _standings(
-    tables: Sequence[Standings], scorers: Sequence[str], ranking: str, bots: Sequence[str]
-) -> str:
+def _standings(figures: RunFigures) -> str:
+    ranking, bots = figures.ranking, figures.bots
     parts = ['<section class="panel"><h2>Standings</h2>']
-    for name, standings in zip(scorers, tables, strict=True):
+    for name, standings in zip(figures.scorers, figures.tables, strict=True):
         badge = ' <span class="badge">ranks the bots</span>' if name == ranking else ""
         notes = "".join(f'<p class="note">note: {esc(n)}</p>' for n in standings.notes)
         order = [str(row[0]) for row in standings.rows]
@@ -184,7 +218,20 @@ def _panel(extra: Standings | None, anchor: str) -> str:
     )
 
 
-def _faults(faults: Standings | None) -> str:
+def _format_table(figures: RunFigures) -> str:
+    return _panel(figures.format, "format")
+
+
+def _league(figures: RunFigures) -> str:
+    return league_section(figures.view.league)
+
+
+def _sprt(figures: RunFigures) -> str:
+    return _panel(figures.sprt, "sprt")
+
+
+def _faults(figures: RunFigures) -> str:
+    faults = figures.faults
     body = (
         table(faults.columns, faults.rows)
         if faults
@@ -204,9 +251,10 @@ def _cpu_cells(s: BotStats) -> tuple[float | None, ...]:
     return _ms(s.cpu_mean), _ms(s.cpu_p95), _ms(s.cpu_max), share, _ms(s.idle_mean)
 
 
-def _stats(stats: Sequence[BotStats]) -> str:
+def _stats(figures: RunFigures) -> str:
     """The table of every bot's faults and reply times; with its replies' CPU times when
     some bot's were measured (a run on a CPU-time clock), else no column for them."""
+    stats = figures.view.stats
     cpu = any(s.cpu_replies for s in stats)
     rows = [
         (
@@ -253,8 +301,9 @@ def _stats(stats: Sequence[BotStats]) -> str:
     )
 
 
-def _cross(games: Sequence[GameDetail], bots: Sequence[str]) -> str:
-    pairs = cross_table(games, bots)
+def _cross(figures: RunFigures) -> str:
+    bots = figures.bots
+    pairs = cross_table(figures.games, bots)
     head = "".join(f'<th class="num">{esc(b)}</th>' for b in bots)
     rows = []
     for a in bots:
@@ -282,14 +331,10 @@ def _cross(games: Sequence[GameDetail], bots: Sequence[str]) -> str:
     )
 
 
-def _history(
-    games: Sequence[GameDetail],
-    bots: Sequence[str],
-    ranking: str,
-    scorer_class: Callable[[str], type[Scorer]],
-) -> str:
-    scorer = scorer_class(ranking)
-    points = rating_history(games, bots, scorer)
+def _history(figures: RunFigures) -> str:
+    bots, ranking = figures.bots, figures.ranking
+    scorer = figures.scorer_class(ranking)
+    points = rating_history(figures.games, bots, scorer)
     label = f"{ranking} over the games played"
     chart = history_chart(points, bots, label) if points else ""
     if not chart:
@@ -300,64 +345,80 @@ def _history(
     return f'<section class="panel"><h2>{esc(label.capitalize())}</h2>{chart}</section>'
 
 
-def _games(games: Sequence[GameDetail], bots: Sequence[str], root: str) -> str:
-    kinds = sorted({str(f.kind) for g in games for f in g.faults})
-    rows = [_game_row(game, root) for game in games]
-    bot_options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in bots)
-    fault_options = "".join(f'<option value="{esc(k)}">{esc(k)}</option>' for k in kinds)
+SECTIONS: tuple[Callable[[RunFigures], str], ...] = (
+    _settings,
+    _standings,
+    _format_table,
+    _league,
+    _sprt,
+    _faults,
+    _stats,
+    _cross,
+    _history,
+)
+"""The run page's sections in order, each drawn from the run's figures; the games list
+comes last (:func:`_games`)."""
+
+
+def _games(figures: RunFigures, root: str) -> str:
+    """The games list's frame: its filters, its table's head and pager; ``run.js`` fills
+    it from the run's list file (:mod:`arena_kernel.report.game_list`)."""
+    view = figures.view
+    bot_options = "".join(f'<option value="{esc(b)}">{esc(b)}</option>' for b in figures.bots)
+    head = "".join(
+        f'<th{cls}><button type="button" data-sort="{key}">{name}</button></th>'
+        if key
+        else f"<th{cls}>{name}</th>"
+        for key, name, cls in (
+            ("id", "id", ' class="num"'),
+            ("index", "#", ' class="num"'),
+            ("", "seats (rank)", ""),
+            ("winner", "winner", ""),
+            ("reason", "reason", ""),
+            ("faults", "faults", ""),
+            ("seconds", "seconds", ' class="num"'),
+        )
+    )
     return (
-        '<section class="panel"><h2>Games</h2><div class="filters">'
+        '<section class="panel" id="games-panel"><h2>Games</h2><div class="filters">'
+        '<label>game id<input id="search-id" type="search" inputmode="numeric" '
+        'placeholder="id" size="8"></label>'
         f'<label>bot<select id="filter-bot"><option value="">any</option>{bot_options}'
         "</select></label>"
         '<label>result<select id="filter-result"><option value="">any</option>'
-        '<option value="win">win</option><option value="draw">draw</option>'
-        '<option value="void">void</option></select></label>'
+        '<option value="won">won</option><option value="drawn">drawn</option>'
+        '<option value="lost">lost</option><option value="void">void</option>'
+        "</select></label>"
         '<label>fault<select id="filter-fault"><option value="">any</option>'
         '<option value="none">none</option><option value="any">some fault</option>'
-        f"{fault_options}</select></label>"
-        f'<span id="games-shown" class="note">{len(games)} games</span></div>'
-        '<div class="scroll"><table id="games"><thead><tr><th class="num">id</th>'
-        '<th class="num">#</th><th>seats (rank)</th><th>result</th><th>faults</th>'
-        '<th class="num">seconds</th></tr></thead><tbody>'
-        f"{''.join(rows)}</tbody></table></div></section>"
+        "</select></label>"
+        f'<span id="games-shown" class="note">{len(view.games)} games</span></div>'
+        '<p class="note">result: of the bot chosen (won: ranked first alone; drawn: first '
+        "with others; lost: not first), or, with any bot, whether the game had one winner</p>"
+        f'<div class="scroll"><table id="games" data-run="{view.run.run_id}" '
+        f'data-list="{esc(root + list_file(view.run.run_id))}" data-root="{esc(root)}">'
+        f"<thead><tr>{head}</tr></thead><tbody></tbody></table></div>"
+        '<div class="pager"><button type="button" id="page-first">&laquo;</button>'
+        '<button type="button" id="page-prev">&lsaquo;</button>'
+        '<span id="page-at" class="note"></span>'
+        '<button type="button" id="page-next">&rsaquo;</button>'
+        '<button type="button" id="page-last">&raquo;</button></div></section>'
     )
 
 
-def _game_row(game: GameDetail, root: str) -> str:
-    faulted = {f.seat for f in game.faults}
-    kinds = list(dict.fromkeys(str(f.kind) for f in game.faults))
-    seats = ", ".join(
-        f'<span class="fault">{esc(bot)} ({rank})</span>'
-        if seat in faulted
-        else f"{esc(bot)} ({rank})"
-        for seat, (bot, rank) in enumerate(zip(game.seating, game.ranks, strict=True))
-    )
-    result = result_kind(game)
-    cls = ' class="has-fault"' if kinds else ""
-    return (
-        f"<tr{cls} data-bots='{esc(json.dumps(list(game.seating)))}' data-result=\"{result}\" "
-        f'data-faults="{esc(" ".join(kinds))}">'
-        f'<td class="num"><a href="{root}games/{game.game_id}.html">{game.game_id}</a></td>'
-        f'<td class="num">{game.index}</td><td>{seats}</td>'
-        f'<td title="{esc(game.reason)}">{result}</td>'
-        f'<td class="faults">{esc(", ".join(kinds))}</td>'
-        f'<td class="num">{game.duration:.2f}</td></tr>'
-    )
-
-
-def index_page(runs: Sequence[RunView], root: str = "") -> str:
+def index_page(runs: Sequence[RunRecord], root: str = "") -> str:
     """The report's front page when it holds several runs: one line per run."""
     rows = "".join(
-        f'<tr><td class="num">{v.run.run_id}</td>'
-        f'<td><a href="{root}runs/{v.run.run_id}.html">{esc(v.run.name)}</a></td>'
-        f"<td>{esc(v.run.game)}</td>"
-        f'<td class="num">{v.run.done_games} of {v.run.total_games}</td>'
-        f"<td>{esc(_when(v.created))}</td></tr>"
-        for v in runs
+        f'<tr><td class="num">{r.info.run_id}</td>'
+        f'<td><a href="{root}runs/{r.info.run_id}.html">{esc(r.info.name)}</a></td>'
+        f"<td>{esc(r.info.game)}</td>"
+        f'<td class="num">{r.info.done_games} of {r.info.total_games}</td>'
+        f"<td>{esc(_when(r.created))}</td></tr>"
+        for r in runs
     )
     body = (
         f"{_top(root)}<main><h1>Runs</h1>"
-        f'<p class="subtitle">{esc(runs[0].run.database) if runs else ""}</p>'
+        f'<p class="subtitle">{esc(runs[0].info.database) if runs else ""}</p>'
         '<section class="panel"><table><thead><tr><th class="num">run</th><th>name</th>'
         '<th>game</th><th class="num">games stored</th><th>created</th></tr></thead>'
         f"<tbody>{rows}</tbody></table></section></main>"

@@ -13,6 +13,7 @@ from arena_kernel.executors.player import os_error
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.observers import Observers
+from arena_kernel.runner.first_starts import FirstStarts
 from arena_kernel.scoring.base import played
 from arena_kernel.scoring.sprt_run import SprtTracker
 from arena_kernel.store.sqlite import Store
@@ -22,7 +23,11 @@ class RunResults:
     """The :class:`~arena_kernel.executors.base.Results` of ``run``: stores each game,
     feeds the run's SPRT (``sprt``, None without one), keeps the bots out of the run
     (those the store already holds as disqualified, then those each game puts out) and
-    counts the games stored and the errors, which the run's summary reports."""
+    counts the games stored and the errors, which the run's summary reports.
+
+    With ``first_starts`` (:class:`~arena_kernel.runner.first_starts.FirstStarts`), a game
+    in which a bot failed to come up waits until that bot has come up in another, and a
+    bot that never does stops the run; without, every game is stored as it ends."""
 
     def __init__(
         self,
@@ -31,12 +36,14 @@ class RunResults:
         observers: Observers,
         sprt: SprtTracker | None,
         log_root: Path,
+        first_starts: FirstStarts | None = None,
     ) -> None:
         self.store = store
         self.run = run
         self.observers = observers
         self.sprt = sprt
         self.log_root = log_root
+        self.first_starts = first_starts
         self.disqualified = store.disqualified(run.run_id)
         self.played = 0
         self.errors: list[str] = []
@@ -45,10 +52,24 @@ class RunResults:
         self.observers.notify(hookspecs.arena_game_start, run=self.run, game=game)
 
     def game_ended(self, record: GameRecord) -> None:
-        """Store ``record`` in one transaction, then put the bots it disqualified out. A
-        bot that failed to come up has the end of its stderr in its fault's reason
+        """Store ``record`` (once its bots have come up in the run, with ``first_starts``).
+        A bot that failed to come up has the end of its stderr in its fault's reason
         (:func:`~arena_kernel.referee.startup.with_stderr_tails`)."""
         record = with_stderr_tails(record)
+        if self.first_starts is None:
+            self._store(record)
+            return
+        for ready in self.first_starts.admit(record):
+            self._store(ready)
+
+    def settle(self) -> None:
+        """The executor has played what it was given: a bot still to come up stops the
+        run (:meth:`~arena_kernel.runner.first_starts.FirstStarts.settle`)."""
+        if self.first_starts is not None:
+            self.first_starts.settle()
+
+    def _store(self, record: GameRecord) -> None:
+        """Store ``record`` in one transaction, then put the bots it disqualified out."""
         game = record.game
         if self.disqualified.intersection(game.seating) and not record.outcome.void:
             # Played while another game put one of its bots out of the run (several games

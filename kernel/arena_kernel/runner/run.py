@@ -24,6 +24,7 @@ from arena_kernel.model import RunInfo, Standings
 from arena_kernel.registries.manager import ArenaPluginManager, named_plugins
 from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.first_starts import FirstStarts
 from arena_kernel.runner.results import RunResults
 from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
 from arena_kernel.store.lock import exclusive_run
@@ -153,11 +154,14 @@ class Runner:
                 sandbox_note=self.executor.sandbox_note,
                 clock_note=crowding_note(self.match.clocks, self.executor.crowding),
             )
-        results = RunResults(self.store, run, self.observers, sprt, spec.logs / f"run-{run.run_id}")
+        first_starts = FirstStarts(str(spec.path)) if spec.startup_failures == "stop" else None
+        log_root = spec.logs / f"run-{run.run_id}"
+        results = RunResults(self.store, run, self.observers, sprt, log_root, first_starts)
         self.observers.notify(hookspecs.arena_run_start, run=run)
         try:
             if playing:
                 await self.executor.play(_until_decided(iter(sessions), sprt), results)
+                results.settle()
                 await self._later_stages(pending, results)
         except SetupError as exc:
             left = (
@@ -247,6 +251,7 @@ class Runner:
             previous = indexes
             sessions = Sessions(pending, self.lifetime, self.spec.concurrency)
             await self.executor.play(iter(sessions), results)
+            results.settle()
 
     def _over(self, done_games: int, run_id: int) -> bool:
         """Whether every game of the run is stored (for a staged format: no stage left)."""

@@ -50,7 +50,9 @@ class WinsScorer(Scorer):
                         tally.wins += count
                     else:
                         tally.draws += count
-        order = sorted(bots, key=lambda b: (-tallies[b].points, -tallies[b].wins, b))
+        order = sorted(
+            bots, key=lambda b: (-tallies[b].points, -tallies[b].wins, _mean(tallies[b]), b)
+        )
         rows = []
         for bot in order:
             t = tallies[bot]
@@ -73,6 +75,12 @@ class WinsScorer(Scorer):
             estimate="points per game, 95% Wilson interval",
             estimates={bot: _rate(t) for bot, t in tallies.items() if t.games},
         )
+
+
+def _mean(tally: _Tally) -> float:
+    """The mean rank that breaks a tie of points and wins (second place beats last in a
+    game of four); a bot without games last."""
+    return tally.rank_sum / tally.games if tally.games else math.inf
 
 
 def _rate(tally: _Tally) -> Estimate:

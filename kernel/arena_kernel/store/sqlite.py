@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -335,6 +335,44 @@ class Store(LeagueRecords):
             params.append(limit)
         return self._game_details(_GameFilter(condition, tuple(params)))
 
+    def iter_games(
+        self, run_ids: Sequence[int], *, up_to: int, batch: int = 500
+    ) -> Iterator[tuple[GameDetail, list[Event]]]:
+        """The games of runs ``run_ids`` whose id is at most ``up_to``, in the order of
+        their ids, each with its event log, ``batch`` games read at a time: a report of a
+        hundred thousand games holds a batch in memory, not the hundred thousand."""
+        runs = ", ".join("?" * len(run_ids))
+        after = 0
+        while True:
+            ids = [
+                game_id
+                for (game_id,) in self._read(
+                    f"SELECT id FROM games WHERE run_id IN ({runs}) AND id > ? AND id <= ?"
+                    " ORDER BY id LIMIT ?",
+                    (*run_ids, after, up_to, batch),
+                )
+            ]
+            if not ids:
+                return
+            marks = ", ".join("?" * len(ids))
+            details = self._game_details(_GameFilter(f"g.id IN ({marks})", tuple(ids)))
+            logs = dict(
+                self._read(
+                    f"SELECT game_id, events FROM event_logs WHERE game_id IN ({marks})", ids
+                )
+            )
+            for detail in sorted(details, key=lambda d: d.game_id):
+                packed = logs.get(detail.game_id)
+                yield detail, unpack(packed) if packed is not None else []
+            after = ids[-1]
+
+    def last_game_id(self, run_ids: Sequence[int]) -> int:
+        """The highest game id of runs ``run_ids`` (0 when they have none): what a reader
+        that must not see games stored after it began reads up to."""
+        runs = ", ".join("?" * len(run_ids))
+        rows = self._read(f"SELECT max(id) FROM games WHERE run_id IN ({runs})", tuple(run_ids))
+        return int(rows[0][0] or 0)
+
     def _game_details(self, which: _GameFilter) -> list[GameDetail]:
         """The games ``which`` selects (a condition on ``games g``) by run and index."""
         with self._snapshot():
@@ -457,35 +495,38 @@ class Store(LeagueRecords):
         faults = self._bot_faults(run_id)
         # Nearest rank needs each bot's times in order: sorted in Python, once unpacked
         # together.
-        packed: dict[str, list[bytes]] = {}
-        measured: dict[str, tuple[list[bytes], list[bytes]]] = {}
-        for bot, seat_times, seat_cpu in self._read(
+        # The packed times gathered as they are read, a bot's times unpacked one bot at
+        # a time: a long run's replies, every one a float of its own, would take more
+        # memory than everything else a report holds.
+        packed: dict[str, bytearray] = {}
+        measured: dict[str, tuple[bytearray, bytearray]] = {}
+        for bot, seat_times, seat_cpu in self._db.execute(
             "SELECT s.bot, s.reply_times, s.reply_cpu FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE g.run_id = ? AND length(s.reply_times) > 0",
             (run_id,),
         ):
-            packed.setdefault(bot, []).append(seat_times)
+            packed.setdefault(bot, bytearray()).extend(seat_times)
             if seat_cpu:
-                walls, cpus = measured.setdefault(bot, ([], []))
-                walls.append(seat_times)
-                cpus.append(seat_cpu)
-        times = {bot: list(unpack_times(b"".join(parts))) for bot, parts in packed.items()}
-        pairs = {
-            bot: reply_pairs(b"".join(walls), b"".join(cpus))
-            for bot, (walls, cpus) in measured.items()
-        }
-        return [
-            BotStats(
-                bot,
-                count,
-                dict(faults.get(bot, {})),
-                *time_figures(times.get(bot, [])),
-                late=late,
-                **_cpu_fields(cpu_figures(pairs.get(bot, []))),
+                walls, cpus = measured.setdefault(bot, (bytearray(), bytearray()))
+                walls.extend(seat_times)
+                cpus.extend(seat_cpu)
+        found = []
+        for bot, count, _first, late in games:
+            times = time_figures(list(unpack_times(bytes(packed.pop(bot, b"")))))
+            walls, cpus = measured.pop(bot, (bytearray(), bytearray()))
+            cpu = cpu_figures(reply_pairs(bytes(walls), bytes(cpus)))
+            found.append(
+                BotStats(
+                    bot,
+                    count,
+                    dict(faults.get(bot, {})),
+                    *times,
+                    late=late,
+                    **_cpu_fields(cpu),
+                )
             )
-            for bot, count, _first, late in games
-        ]
+        return found
 
     def events(self, game_id: int) -> list[Event]:
         """A game's event log (its replay), in the order it happened."""

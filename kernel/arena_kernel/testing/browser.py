@@ -1,10 +1,11 @@
 """Checks of a written report in a real browser (headless Chromium through Playwright):
 what the ``report_browser`` fixture hands a test.
 
-A page is opened from disk, as a reader opens it; every console error, uncaught script
-error and request for anything but a ``file:`` URL is recorded, so a test can assert that a
-page works offline and quietly. Playwright is imported only when a browser is started:
-arena runs without it.
+A page is opened from disk, as a reader opens it, and handed over once it has drawn itself
+from the report's data files (a run page's games list, the game page's game); every console
+error, uncaught script error and request for anything but a ``file:`` URL is recorded, so a
+test can assert that a page works offline and quietly. Playwright is imported only when a
+browser is started: arena runs without it.
 
 The browser lives on a thread of its own. Playwright's synchronous API leaves the thread
 that starts it with an event loop marked as running, where ``asyncio.run`` (every arena
@@ -18,10 +19,12 @@ import re
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+
+from arena_kernel.report.viewer_page import VIEWER
 
 T = TypeVar("T")
 
@@ -38,6 +41,15 @@ CHROMIUM_ARGS = (
 )
 """No sandbox of its own (tests may run as root, in a container), and none of Chromium's
 own calls home, which would show up as requests of the page."""
+
+DRAWN = """() => {
+  const games = document.getElementById("games");
+  if (games) return games.dataset.ready === "true" || games.dataset.failed === "true";
+  if (!document.getElementById("replay-files")) return true;
+  return document.body.dataset.ready === "true" || !document.getElementById("missing").hidden;
+}"""
+"""Whether a page of the report has drawn itself: a run page its games list, the game
+page its game (or why it has none); any other page at once."""
 
 
 def unavailable() -> str | None:
@@ -161,18 +173,25 @@ class ReportBrowser:
             self._thread.shutdown()
 
     @contextmanager
-    def open(self, path: Path) -> Iterator[OpenPage]:
-        """The page at ``path`` (a file), loaded, with its errors and requests recorded."""
+    def open(self, path: Path, fragment: str | None = None) -> Iterator[OpenPage]:
+        """The page at ``path`` (a file; ``#fragment`` added to its address: the game
+        page's game id), loaded and drawn, with its errors and requests recorded."""
         seen = OpenPage(None)
-        context, page = self._thread.call(self._load, Path(path), seen)
+        context, page = self._thread.call(self._load, Path(path), fragment, seen)
         seen.page = ThreadBound(self._thread, page)
         try:
             yield seen
         finally:
             self._thread.call(context.close)
 
-    def _load(self, path: Path, seen: OpenPage) -> tuple[Any, Any]:
-        """On the browser's thread: a fresh context and page, its listeners, the load."""
+    def open_game(self, report_dir: Path, game_id: int) -> AbstractContextManager[OpenPage]:
+        """The game page of the report in ``report_dir`` showing game ``game_id``, as
+        :meth:`open` opens a page."""
+        return self.open(Path(report_dir) / VIEWER, str(game_id))
+
+    def _load(self, path: Path, fragment: str | None, seen: OpenPage) -> tuple[Any, Any]:
+        """On the browser's thread: a fresh context and page, its listeners, the load, the
+        page's own drawing."""
         context = self._browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.on(
@@ -189,8 +208,10 @@ class ReportBrowser:
             ),
         )
         page.on("dialog", lambda dialog: self._dialog(seen, dialog))
+        address = path.resolve().as_uri() + ("" if fragment is None else f"#{fragment}")
         try:
-            page.goto(path.resolve().as_uri(), wait_until="load")
+            page.goto(address, wait_until="load")
+            page.wait_for_function(DRAWN)
         except Exception:
             context.close()
             raise
@@ -210,12 +231,13 @@ class ReportBrowser:
     def check_replay(
         self, report_dir: Path, game_id: int, screenshot: str | None = None
     ) -> ReplayCheck:
-        """Open ``games/<game_id>.html`` of the report in ``report_dir`` and step through
-        the game with the Right key, so that every step's picture is drawn once (a drawing
-        that fails says so on the console), then read the last step's caption; raise
-        AssertionError when the steps did not reach the last one. ``screenshot``: save the
-        page as ``<name>.png`` in the artifacts folder."""
-        with self.open(Path(report_dir) / "games" / f"{game_id}.html") as seen:
+        """Open game ``game_id`` on the game page of the report in ``report_dir``
+        (``game.html#<id>``) and step through the game with the Right key, so that every
+        step's picture is drawn once (a drawing that fails says so on the console), then
+        read the last step's caption; raise AssertionError when the steps did not reach
+        the last one. ``screenshot``: save the page as ``<name>.png`` in the artifacts
+        folder."""
+        with self.open_game(report_dir, game_id) as seen:
             page = seen.page
             page.wait_for_selector("#steplist li")
             steps = page.locator("#steplist li").count()

@@ -12,8 +12,12 @@ The optional ``set_name`` greeting comes once per session, before the game that 
 every game's replay notes what each bot said at its handshake.
 
 A reply that is missing, late, not JSON, of the wrong shape, for another ``message_id``, or
-illegal loses the round, and the reason is recorded. A bot that disconnects loses every
-round it is asked in until it is out of dice; the game goes on.
+illegal loses the round, and the reason is recorded. From a player who is not to move, a
+reply to its request is read as the contest's server read it: a challenge is a challenge,
+anything else a pass (noted in the replay); ``strict_turn`` holds it to "pass" or
+"challenge". A bot that disconnects loses every round it is asked in until it is out of
+dice; the game goes on. A game that reaches ``max_moves`` moves (raises with no ceiling on
+the count can go on for ever) stops there, ranked by the dice each player holds.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_liarsdice import wire
-from arena_liarsdice.rules import RoundResult, State, Variant
+from arena_liarsdice.players import PASS
+from arena_liarsdice.rules import RoundResult, State, Variant, standing
 from arena_liarsdice.simulate import NoMove, Resolution, Response, apply, resolve
 
 if TYPE_CHECKING:
@@ -47,10 +52,12 @@ class Entrant:
 class Referee:
     """One game: moves, resolution, ``round_over`` broadcasts, the ranking."""
 
-    def __init__(self, table: Table, state: State, entrants: list[Entrant]) -> None:
+    def __init__(self, table: Table, state: State, entrants: list[Entrant], max_moves: int) -> None:
         self.table = table
         self.state = state
         self.entrants = entrants
+        self.max_moves = max_moves
+        self.moves = 0
         self.ids = [e.player_id for e in entrants]
         self.out: list[int] = []
         """Players in the order they lost their last die."""
@@ -59,10 +66,9 @@ class Referee:
     async def play(self) -> Outcome:
         for player, entrant in enumerate(self.entrants):
             greeting = entrant.greeting
-            self.handshake(
-                player, "no set_name read yet" if greeting is None else f"said {greeting}"
-            )
-        while not self.state.over:
+            self.handshake(player, NO_NAME_YET if greeting is None else f"said {greeting}")
+        while not self.state.over and self.moves < self.max_moves:
+            self.moves += 1
             result = apply(self.state, await self.move())
             if result is not None:
                 self.round_over(result)
@@ -97,6 +103,9 @@ class Referee:
             try:
                 moves[p] = wire.read_move(reply.message, ids[p], state.variant.spot_on)
             except wire.WireError as error:
+                if self.taken_as_pass(p, reply.message, ids[p]):
+                    moves[p] = PASS
+                    continue
                 self.table.fault(p, FaultKind.ILLEGAL, str(error))
                 moves[p] = NoMove(f"illegal: {error}")
         resolution = resolve(state, moves)
@@ -111,6 +120,19 @@ class Referee:
             name = self.table.name(resolution.player)
             self.faults.append(f"round {state.round_number}: {name} {resolution.reason}")
         return resolution
+
+    def taken_as_pass(self, player: int, message: Any, message_id: str) -> bool:
+        """Whether a reply that is no move counts as a pass (noted in the replay): one
+        that answers its request from a player who is not to move, unless ``strict_turn``.
+        The contest's server looked for a challenge only in such a reply."""
+        state = self.state
+        if state.variant.strict_turn or player == state.mover:
+            return False
+        if not wire.answers(message, message_id):
+            return False
+        said = f"answered {wire.as_sent(message['move'])}" if "move" in message else "no move"
+        self.table.note(f"{self.table.name(player)} {said} out of turn: taken as a pass")
+        return True
 
     async def answer(self, player: int, reply: Reply, message_id: str) -> Reply:
         """The reply to request ``message_id``, skipping what is not one: a ``set_name``
@@ -183,21 +205,31 @@ class Referee:
         )
 
     def outcome(self) -> Outcome:
-        winner = self.state.winner
-        assert winner is not None
-        n = self.state.n_players
-        ranks = [1] * n
-        for place, player in enumerate(reversed(self.out), start=2):
-            ranks[player] = place
+        """The ranks: the winner, then the players out, the last out first. A game stopped
+        at ``max_moves`` ranks those still holding dice by how many."""
+        state = self.state
+        ranks = standing(state.dice, self.out)
         details = {
             "playing_order": [self.table.name(p) for p in self.state.order],
             "out_in_order": [self.table.name(p) for p in self.out],
             "rounds": self.state.round_number,
             "round_faults": self.faults,
             "names": {self.table.name(p): e.name for p, e in enumerate(self.entrants) if e.name},
+            "moves": self.moves,
         }
-        return Outcome(ranks, f"{self.table.name(winner)} has the last dice", details=details)
+        if state.winner is not None:
+            reason = f"{self.table.name(state.winner)} has the last dice"
+            return Outcome(ranks, reason, details=details)
+        most = max(state.dice)
+        leaders = [self.table.name(p) for p in state.order if state.dice[p] == most]
+        holds = f"{leaders[0]} holds" if len(leaders) == 1 else f"{' and '.join(leaders)} hold"
+        reason = f"stopped after {self.moves} moves (max_moves): {holds} the most dice ({most})"
+        self.table.note(reason)
+        return Outcome(ranks, reason, details=details)
 
+
+NO_NAME_YET = 'has sent no name (the optional {"name": ...} message) so far'
+"""The handshake note of a bot that has not named itself (yet: it may later)."""
 
 TCP_ARGS = ("--tcp", "{host}", "{port}")
 VARIANTS = tuple(f.name for f in fields(Variant))
@@ -226,7 +258,16 @@ class LiarsDice(Game[list[Entrant]]):
         ),
         "strict_turn": Option(
             False,
-            "a bid out of turn loses the round (the contest's server took it as a pass)",
+            'a player not to move must answer "pass" or "challenge": a bid or anything else '
+            "loses the round (the contest's server read only a challenge from such a player, "
+            "anything else as a pass)",
+        ),
+        "max_moves": Option(
+            5000,
+            "moves a game may last (every player with dice is asked once a move): a game "
+            "that reaches it stops, its players ranked by the dice they hold",
+            minimum=1,
+            keyed_at_default=False,
         ),
     }
     bots = {
@@ -248,4 +289,4 @@ class LiarsDice(Game[list[Entrant]]):
             entrant.games += 1
         variant = Variant(**{name: self.config[name] for name in VARIANTS})
         state = State.new(len(table), self.config["dice"], random.Random(seed), variant)
-        return await Referee(table, state, entrants).play()
+        return await Referee(table, state, entrants, self.config["max_moves"]).play()

@@ -10,9 +10,9 @@ Variants (all off by default, as in the contest): ``wild_ones`` (a 1 counts as a
 bids on 1s count only 1s), ``spot_on`` (a player may claim the last bid is exactly right:
 right, the last bidder loses a die; wrong, the caller does), and two checks the contest's
 server did not make: ``strict_count`` (a bid may not name more dice than the table holds;
-without it such a bid is legal and can only lose a challenge) and ``strict_turn`` (a bid out
-of turn is illegal; without it, it counts as a pass, see
-:func:`arena_liarsdice.simulate.move_error`).
+without it such a bid is legal and can only lose a challenge) and ``strict_turn`` (a player
+not to move answers a pass or a call; without it, anything else it answers counts as a
+pass, see :func:`arena_liarsdice.simulate.move_error`).
 """
 
 from __future__ import annotations
@@ -50,6 +50,18 @@ def raise_error(bid: Bid, last_bid: Bid, on_table: int | None) -> str | None:
         last = f"[{last_bid[0]}, {last_bid[1]}]"
         return f"[{face}, {count}] does not raise {last}: more dice, or as many of a higher face"
     return None
+
+
+def standing(dice: Sequence[int], out: Sequence[int]) -> list[int]:
+    """Each player's rank: those holding dice first, by how many (ties share a rank), then
+    those in ``out`` (the order they lost their last die), the last out first. At a game's
+    end only the winner holds dice; a game stopped before then ranks everyone still in."""
+    rank_of = {count: 1 + sum(d > count for d in dice) for count in set(dice) if count > 0}
+    holders = sum(d > 0 for d in dice)
+    ranks = [rank_of.get(d, 0) for d in dice]
+    for place, player in enumerate(reversed(out), start=holders + 1):
+        ranks[player] = place
+    return ranks
 
 
 @dataclass(frozen=True)

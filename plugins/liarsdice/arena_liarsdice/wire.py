@@ -80,6 +80,11 @@ def is_set_name(message: Any) -> bool:
     return isinstance(message, dict) and "name" in message and "message_id" not in message
 
 
+def answers(message: Any, message_id: str) -> bool:
+    """Whether ``message`` is a reply to request ``message_id``, whatever its move."""
+    return isinstance(message, Mapping) and message.get("message_id") == message_id
+
+
 def read_move(message: Any, message_id: str, spot_on: bool = False) -> Move:
     """The move of a ``move_response`` to request ``message_id``, or :class:`WireError`."""
     if not isinstance(message, Mapping):

@@ -117,6 +117,7 @@
     const holder = Array.isArray(picture.holder) ? picture.holder : [];
     const asked = new Set([].concat(picture.suggestion || [], picture.accusation || []));
     const solution = new Set(picture.solution || []);
+    const inCase = new Set(picture.case || []);
     const shownTo = new Map();
     for (const [card, from, to] of picture.shown || []) {
       const key = `${card}/${from}`;
@@ -155,6 +156,10 @@
         }
         if (isCase) {
           cell.classList.add("sc-case");
+          if (inCase.has(card)) {
+            cell.classList.add("sc-dealt");
+            title += " (in the case file at the deal)";
+          }
           if (solution.has(card)) {
             cell.classList.add("sc-solution");
             cell.firstChild.textContent = "\u2605";

@@ -16,8 +16,9 @@ the deducer's own :class:`~arena_speedclue.players.Knowledge`: its cheap closure
 probing, so ten thousand games stay quick (over whole games of the built-in bots the probing
 found nothing more). A mark there that no card shown explains is a deduction: the case
 file's suspect once the other five are placed, a player's last cards once everything else
-is placed elsewhere. Underneath it the deal is drawn as the truth the referee knew; the
-case file is named only in the last step.
+is placed elsewhere. Underneath it the deal is drawn as the truth the referee knew (each
+player's cards and the case file's tinted from the first step); the case file is named and
+starred only in the last step.
 """
 
 from __future__ import annotations
@@ -192,6 +193,7 @@ class Reading:
 
     def steps(self) -> list[Step]:
         holder = self.holders()
+        case = self.solution()
         found = segments(self.events)
         steps: list[Step] = []
         turns = 0
@@ -202,12 +204,13 @@ class Reading:
                 turns += 1
             label, caption = self.describe(segment, turn, turns)
             picture = self.picture(holder, turn)
+            if case is not None:
+                picture["case"] = list(case)  # the deal's truth, tinted as the hands are
             if number == len(found) - 1:
                 caption = f"{caption} {self.ending()}".strip()
                 picture["winners"] = self.winners()
-                solution = self.solution()
-                if solution is not None:
-                    picture["solution"] = list(solution)
+                if case is not None:
+                    picture["solution"] = list(case)
             steps.append(Step(label, (segment.start, segment.stop), caption, picture))
         return steps
 

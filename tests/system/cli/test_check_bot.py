@@ -4,6 +4,7 @@ report names what it got wrong; the report itself, from stored games made by han
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -98,8 +99,13 @@ def test_a_broken_bot_fails_and_its_first_violation_is_named(name: str) -> None:
     assert lines[0] == f"FAIL: 2 faults in 2 games: {kind} 2", lines
     assert lines[1].startswith("first problem: game 1 (seat 0), ")
     assert problem in lines[1], lines[1]
-    assert lines[2].startswith("  it was sent:  move "), lines[2]
-    assert lines[3].startswith(f"  {answered}"), lines[3]
+    if kind == "exit":  # it may have ended on any message since its last reply
+        assert lines[2].startswith("  it was sent, after its last reply ("), lines[2]
+        sent = lines[3 : lines.index(next(line for line in lines if "it answered" in line))]
+        assert sent[-1].startswith("    move "), sent
+    else:
+        assert lines[2].startswith("  it was sent:  move "), lines[2]
+    assert any(line.startswith(f"  {answered}") for line in lines[3:]), lines
     assert "<== first problem" in result.stdout
 
 
@@ -286,7 +292,7 @@ def test_a_reply_past_the_wall_clock_cap_is_no_reply() -> None:
     events = [Event(0.1, "send", 0, "move 21"), Event(20.1, "fault", 0, str(capped))]
     report = check_report([game(events, [capped])], "candidate", LIMITS)
     assert report.faults == {"wall-cap": 1} and not report.passed
-    assert report.first[-1] == "  it answered:  nothing within the wall-clock cap"
+    assert "  it answered:  nothing within the wall-clock cap" in report.first
 
 
 def test_on_a_cpu_clock_a_reply_is_judged_by_its_cpu_time_and_shows_both() -> None:
@@ -309,3 +315,102 @@ def test_check_bot_on_a_cpu_clock_charges_the_bots_cpu_time() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "s of CPU time (wall cap 10 times)" in result.stdout
     assert re.search(r"<< take 1  \(\d+\.\d ms CPU \([\d.]+ m?s wall\) of 1 s\)", result.stdout)
+
+
+# Hints for the mistakes most bots make once ------------------------------------------------
+
+
+def first_problem(events: list[Event], fault: Fault, stderr: str = "", **options) -> list[str]:
+    checked = game(events, [fault])
+    checked = CheckedGame(checked.detail, checked.events, stderr)
+    return check_report([checked], "candidate", LIMITS, **options).first
+
+
+def test_a_bot_that_sends_nothing_is_told_to_flush() -> None:
+    timeout = Fault(FaultKind.TIMEOUT, "no reply within 10 s of its start", seat=0, at=10.0)
+    events = [Event(0.0, "send", 0, "move 21"), Event(10.0, "fault", 0, str(timeout))]
+    assert any(
+        "flush its output after every message" in line for line in first_problem(events, timeout)
+    )
+    late = [*events, Event(10.5, "late", 0, "take 1", 10.5)]
+    assert not any("flush" in line for line in first_problem(late, timeout)), "it sent, late"
+
+
+def test_a_key_in_another_case_is_named() -> None:
+    illegal = Fault(FaultKind.ILLEGAL, "Type is missing", seat=0, at=0.2)
+    events = [
+        Event(0.0, "send", 0, '{"Board": {"state": [1]}, "AllowedMoves": [1]}'),
+        Event(0.2, "recv", 0, '{"type": 1, "From": {"X": 0}}', 0.2),
+        Event(0.2, "fault", 0, str(illegal)),
+    ]
+    assert first_problem(events, illegal)[-1] == (
+        'hint: keys are case-sensitive: it wrote "type" where the protocol writes "Type"'
+    )
+
+
+def test_a_refused_connection_suggests_the_port() -> None:
+    connect = Fault(FaultKind.CONNECT, 'bot "candidate" exited with status 1', seat=0, at=0.3)
+    events = [Event(0.0, "send", 0, "move 21"), Event(0.3, "fault", 0, str(connect))]
+    stderr = "Error: connect ECONNREFUSED 127.0.0.1:5533\n"
+    (hint,) = [line for line in first_problem(events, connect, stderr) if "hint" in line]
+    assert "connection was refused" in hint and "needs --port 5533 here" in hint
+    python = "ConnectionRefusedError: [Errno 111] Connection refused\n"
+    (unknown,) = [line for line in first_problem(events, connect, python) if "hint" in line]
+    assert "needs --port PORT here" in unknown
+    (given,) = [
+        line for line in first_problem(events, connect, stderr, port_given=True) if "hint" in line
+    ]
+    assert "--port" not in given
+    assert not [line for line in first_problem(events, connect, "") if "hint" in line]
+
+
+def test_a_bot_that_ended_is_shown_every_message_since_its_last_reply() -> None:
+    """It crashed on the notice before the request the exit was found at."""
+    ended = Fault(FaultKind.EXIT, "exited with status 1", seat=0, at=0.4)
+    events = [
+        Event(0.0, "send", 0, "move 21"),
+        Event(0.1, "recv", 0, "take 1", 0.1),
+        Event(0.2, "send", 0, "took 1 3 17"),
+        Event(0.3, "send", 0, "move 17"),
+        Event(0.4, "fault", 0, str(ended)),
+    ]
+    assert first_problem(events, ended) == [
+        "first problem: game 1 (seat 0), request 2: exit: exited with status 1",
+        "  it was sent, after its last reply (2 messages; it ended on one):",
+        "    took 1 3 17",
+        "    move 17",
+        "  it answered:  nothing: its process ended or its connection closed",
+    ]
+
+
+NO_FLUSH_BOT = """
+import sys
+for line in sys.stdin:
+    if line.startswith("move"):
+        print("take 1")
+"""
+
+
+def test_a_bot_that_never_flushes_fails_whatever_the_organisers_environment() -> None:
+    """A PYTHONUNBUFFERED=1 in the organiser's shell does not reach the bot."""
+    check = ["check-bot", "nim", "-q", "-p", "arena_kernel.testing.games", "--games", "1"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena_kernel.cli.main",
+            *check,
+            "--startup",
+            "2",
+            "--",
+            sys.executable,
+            "-c",
+            NO_FLUSH_BOT,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "flush its output after every message" in done.stdout

@@ -31,6 +31,26 @@ def test_every_command_has_help() -> None:
         assert result.returncode == 0 and "Usage: " in result.stdout, command
 
 
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("report", "results.sqlite"), "arena report: missing option '-o' / '--output'"),
+        (("run",), "arena run: missing argument 'MATCH_FILE'"),
+        (("run", "-j", "0", "m.toml"), "arena run: invalid value for '--concurrency'"),
+        (("rn",), "arena: no such command 'rn' (did you mean one of: 'run', 'runs'?)"),
+        (("standings", "a", "b"), "arena standings: got unexpected extra argument (b)"),
+        (("--bogus",), "arena: no such option '--bogus'"),
+    ],
+)
+def test_a_command_line_arena_cannot_read_is_one_error_line_naming_its_help(
+    args: tuple[str, ...], words: str
+) -> None:
+    line = one_error_line(arena(*args), words)
+    command = words.split(":")[0]
+    assert line.endswith(f"(see {command} --help)"), line
+    assert "Usage:" not in line
+
+
 def test_plugins_lists_builtins_with_their_source() -> None:
     result = arena("plugins", "-p", "arena_kernel.testing.games")
     assert result.returncode == 0

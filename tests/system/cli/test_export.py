@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from arena_cli import arena, one_error_line
 
+from arena_kernel.cli.export import fault_column
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
 from arena_kernel.report.stats import bot_stats
 from arena_kernel.store import Store
@@ -116,7 +117,7 @@ def expected(database: Path, run_id: int | None = None) -> dict[str, list[dict[s
                         "bot": stats.bot,
                         "games": stats.games,
                         "faults": stats.fault_count,
-                        **{f"faults_{k}": stats.faults.get(k, 0) for k in FaultKind},
+                        **{fault_column(k): stats.faults.get(k, 0) for k in FaultKind},
                         "replies": stats.replies,
                         "reply_mean": stats.reply_mean,
                         "reply_p95": stats.reply_p95,
@@ -256,7 +257,7 @@ def test_cpu_figures_round_trip_in_both_formats(cpu_database: Path, tmp_path: Pa
     busy, sleepy, wall = want
     assert (busy["cpu_replies"], busy["cpu_max"]) == (4, 0.375)
     assert busy["cpu_share"] == 1.25 / 1.5
-    assert (sleepy["faults_wall-cap"], sleepy["idle_mean"]) == (1, 1.03125)
+    assert (sleepy["faults_wall_cap"], sleepy["idle_mean"]) == (1, 1.03125)
     assert (wall["replies"], wall["cpu_replies"], wall["cpu_mean"]) == (2, 0, None)
 
     out = tmp_path / "arena.json"
@@ -410,3 +411,55 @@ def test_an_unknown_run_points_at_arena_runs_which_lists_them(database: Path, co
                 line.split()[0] == str(run.run_id) and line.split()[-1] == run.key
                 for line in listing.stdout.splitlines()
             ), listing.stdout
+
+
+# Game records ---------------------------------------------------------------------------
+
+
+def test_game_records_follow_their_schema_and_read_back_as_the_store_holds_them(
+    database: Path, tmp_path: Path
+) -> None:
+    import dataclasses
+
+    import jsonschema
+    from paths import REPO
+
+    from arena_kernel.store.records import read_record
+
+    out = tmp_path / "games.jsonl"
+    done = arena("export", str(database), "--format", "records", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    schema = json.loads((REPO / "docs" / "game-record.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    with Store(database) as store:
+        stored = store.games(None)
+        assert done.stdout.strip() == f"wrote {out}: {len(stored)} games"
+        assert len(lines) == len(stored)
+        by_id = {g.game_id: g for g in stored}
+        for line in lines:
+            data = json.loads(line)
+            validator.validate(data)
+            game, events, run = read_record(data)
+            kept = by_id[game.game_id]
+            assert game == dataclasses.replace(kept, stderr_logs={}), "every field but logs"
+            assert events == store.events(game.game_id)
+            assert run["game"] == store.run(kept.run_id).game
+            assert run["game_options"] == (store.spec(kept.run_id).get("game_options") or {})
+    assert any(json.loads(line)["faults"] for line in lines), "faults are in the records"
+
+
+def test_arena_replay_reads_a_record_without_the_database(database: Path, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    assert arena("export", str(database), "--format", "records", "-o", str(out)).returncode == 0
+    with Store(database) as store:
+        faulted = next(g for g in store.games(None) if g.faults)
+    copy = tmp_path / "elsewhere.jsonl"
+    copy.write_bytes(out.read_bytes())
+    from_db = arena("replay", str(database), str(faulted.game_id))
+    from_records = arena("replay", str(copy), str(faulted.game_id))
+    assert from_db.returncode == from_records.returncode == 0, from_records.stderr
+    kept = [line for line in from_db.stdout.splitlines() if "  stderr of seat" not in line]
+    assert from_records.stdout.splitlines() == kept
+    one_error_line(arena("replay", str(copy), "99999"), f"no game 99999 in {copy}")

@@ -16,6 +16,7 @@ from arena_kernel.cli.live_report import COST_SHARE, REFRESH_EVERY, LiveReport
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import GameRecord, Outcome, RunInfo, ScheduledGame
 from arena_kernel.registries.report import PluginWarning
+from arena_kernel.report.replay_files import read_records
 from arena_kernel.runner.api import prepare, run_prepared
 from arena_kernel.store import Store
 
@@ -56,9 +57,7 @@ def test_the_report_is_written_and_named(tmp_path: Path, write_match: Callable[.
     assert games_stored(site / "index.html") == 6
     with Store(tmp_path / "results.sqlite") as store:
         ids = [game.game_id for game in store.results(1)]
-    assert sorted(path.name for path in (site / "games").iterdir()) == sorted(
-        f"{game_id}.html" for game_id in ids
-    )
+    assert sorted(read_records(site)) == sorted(ids)
 
 
 def test_a_report_that_cannot_be_written_is_one_warning(

@@ -350,6 +350,7 @@ def test_run_and_standings_say_how_many_games_each_bot_lost_to_faults_and_why(
         format = "gauntlet"
         challenger = "optimal"
         rounds = 2
+        startup_failures = "forfeit"
         [clock]
         reply = 1
         [[bots]]

@@ -116,6 +116,7 @@ NO_MAIN_CLASS = (
 
 BROKEN = f"""
 game = "nim"
+startup_failures = "forfeit"
 [sandbox]
 mode = "none"
 [[bots]]

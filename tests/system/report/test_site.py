@@ -1,10 +1,10 @@
 """``arena report`` on real runs of the kernel's test games: the folder it writes, what a run
-page and a game page say, hostile bot text kept as text, renderer failures that cost a game
-its pictures only, and one-line errors for a bad database, run or folder."""
+page, a games list and a game's record say, hostile bot text kept as text, renderer
+failures that cost a game its pictures only, and one-line errors for a bad database, run or
+folder."""
 
 from __future__ import annotations
 
-import html
 import re
 import subprocess
 import sys
@@ -13,6 +13,8 @@ import pytest
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.plugin import Register, Renderer, Replay, Step, hookimpl
+from arena_kernel.report.game_list import read_game_list
+from arena_kernel.report.replay_files import read_records
 from arena_kernel.report.transcript import transcript_steps
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
@@ -28,7 +30,7 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_site_has_an_index_a_page_per_run_and_game_assets_and_logs(
+def test_the_site_has_an_index_a_page_per_run_a_game_page_assets_and_data(
     nim_run, tmp_path, hostile_text
 ):
     index = write_report(nim_run, tmp_path / "site")
@@ -37,17 +39,31 @@ def test_the_site_has_an_index_a_page_per_run_and_game_assets_and_logs(
     with Store(nim_run) as store:
         games = store.games(1)
     assert len(games) == 6  # 3 bots, each pairing in both seatings
-    assert sorted(p.name for p in (site / "games").iterdir()) == sorted(
-        f"{g.game_id}.html" for g in games
-    )
-    assert (site / "runs" / "1.html").is_file()
-    # Each page was written whole, then moved into place: nothing half-written is left.
+    files = sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file())
+    assert files == [
+        "assets/draw/nim.css",
+        "assets/draw/nim.js",
+        "assets/report.css",
+        "assets/report.js",
+        "assets/run.js",
+        "assets/viewer.js",
+        "data/games-1.js",
+        "data/replays-0.js",
+        "game.html",
+        "index.html",
+        "runs/1.html",
+    ]
+    # Each file was written whole, then moved into place: nothing half-written is left.
     assert not list(site.rglob(".*"))
-    assert {p.name for p in (site / "assets").iterdir()} >= {"report.css", "viewer.js", "draw"}
     assert (site / "assets" / "draw" / "nim.js").read_text().startswith("//")
-    # The cheat's stderr logs are copied beside the pages, byte for byte.
-    logs = list((site / "logs").iterdir())
-    assert logs and all(log.read_text().startswith(hostile_text) for log in logs)
+    records = read_records(site)
+    assert sorted(records) == sorted(g.game_id for g in games)
+    # The cheat's stderr logs are in its games' records, byte for byte.
+    logs = [text for record in records.values() for _source, text in record["logs"].values()]
+    assert len(logs) == 4 and all(text.startswith(hostile_text) for text in logs)
+    listed = read_game_list(site, 1)
+    assert sorted(row[0] for row in listed["games"]) == sorted(records)
+    assert [row[1] for row in listed["games"]] == list(range(6)), "in schedule order"
 
 
 def test_the_run_page_names_every_bot_and_scorer_and_which_ranks(nim_run, tmp_path):
@@ -74,32 +90,38 @@ def test_the_run_page_names_every_bot_and_scorer_and_which_ranks(nim_run, tmp_pa
     assert 'title="optimal against cheat: 2 won, 0 drawn, 0 lost">2-0-0<' in page
 
 
-def test_bot_text_reaches_the_pages_as_text_only(nim_run, tmp_path):
+def test_bot_text_reaches_the_pages_as_data_only(nim_run, tmp_path, hostile_text):
     site = write_report(nim_run, tmp_path / "site").parent
-    pages = [*site.glob("games/*.html"), *site.glob("runs/*.html"), site / "index.html"]
+    pages = [*site.glob("runs/*.html"), site / "index.html", site / "game.html"]
     for path in pages:
         text = path.read_text()
-        # One script block per page holds data; nothing a bot wrote opens a tag.
-        assert "<script>alert" not in text and "<img src=x" not in text, path
+        assert "alert" not in text and "<img src=x" not in text, path
         assert text.count("</script>") == text.count("<script"), path
-    cheated = [p.read_text() for p in site.glob("games/*.html") if "take 9" in p.read_text()]
+    # In the data files every text is a JSON string in a script: ASCII, quotes escaped.
+    for path in (site / "data").iterdir():
+        text = path.read_text()
+        assert text.isascii() and "<script>alert" not in text, path
+    cheated = [r for r in read_records(site).values() if any("take 9" in e[3] for e in r["events"])]
     assert len(cheated) == 4
-    for text in cheated:
-        assert "\\u003c/script\\u003e\\u003cscript\\u003ealert" in text  # in the replay data
-        assert "&lt;/script&gt;&lt;script&gt;alert" in text  # in the faults list
+    for record in cheated:
+        assert any(e[3] == f"take 9 {hostile_text}" for e in record["events"])
+        assert any(hostile_text in detail for _at, _seat, _kind, detail in record["faults"])
 
 
-def test_a_game_page_says_who_won_and_lists_the_faults_in_order(nim_run, tmp_path):
+def test_a_games_record_says_who_won_and_lists_the_faults_in_order(nim_run, tmp_path):
     site = write_report(nim_run, tmp_path / "site").parent
+    records = read_records(site)
     with Store(nim_run) as store:
         for game in store.games(1):
             replay = load_replay(store, game.game_id)
-            text = (site / "games" / f"{game.game_id}.html").read_text()
+            record = records[game.game_id]
             (winner,) = replay.winners()
-            assert f'<p class="subtitle">{winner} won: ' in text
-            kinds = re.findall(r'<li class="fault">[^<]*<strong>(\w+)</strong>', text)
-            assert kinds == [str(f.kind) for f in game.faults]
-            assert ('id="replay-data"' in text) and ('class="problem"' not in text)
+            assert record["result"].startswith(f"{winner} won: ")
+            assert [kind for _at, _seat, kind, _detail in record["faults"]] == [
+                str(f.kind) for f in game.faults
+            ]
+            assert record["problem"] is None and record["drawer"] == "nim"
+            assert len(record["events"]) == len(replay.events)
 
 
 class Exploding(Renderer):
@@ -161,17 +183,17 @@ def test_a_broken_renderer_costs_its_games_their_pictures_not_the_report(
     summary = run_match(path)
     assert not summary.errors, summary.errors
     site = write_report(summary.run.database, tmp_path / "rps", plugins=[Plugin]).parent
+    records = read_records(site)
     with Store(summary.run.database) as store:
         for game in store.games(summary.run.run_id):
-            page = (site / "games" / f"{game.game_id}.html").read_text()
-            shown = re.search(r'<p class="problem">([^<]*)</p>', page)
-            assert shown is not None and problem in html.unescape(shown.group(1))
-            assert shown.group(1).startswith("the rps renderer failed: ")
+            record = records[game.game_id]
+            assert record["problem"].startswith("the rps renderer failed: ")
+            assert problem in record["problem"]
             replay = load_replay(store, game.game_id)
-            assert html.unescape(transcript_steps(replay)[-1].caption) in html.unescape(page)
+            assert record["steps"][-1]["caption"] == transcript_steps(replay)[-1].caption
     # Without the plugin the same games are transcripts with nothing to excuse.
-    plain = write_report(summary.run.database, tmp_path / "plain").parent
-    assert all('class="problem"' not in p.read_text() for p in plain.glob("games/*.html"))
+    plain = read_records(write_report(summary.run.database, tmp_path / "plain").parent)
+    assert plain and all(record["problem"] is None for record in plain.values())
 
 
 def test_several_runs_get_an_index_of_runs(write_match, tmp_path):
@@ -256,14 +278,14 @@ def test_cpu_times_are_shown_for_the_runs_that_measured_them(cpu_run, tmp_path):
     assert rows["sleepy"][cpu : cpu + 5] == ["50", "50", "50", "25", "150"]
     # The wall-cap fault: counted, in red, and a kind the games can be filtered by.
     assert rows["sleepy"][columns.index("by kind")] == "wall-cap 1"
-    assert '<option value="wall-cap">wall-cap</option>' in page
-    assert re.search(r'<tr class="has-fault" [^>]*data-faults="wall-cap">', page)
-    capped = (site / "games" / "2.html").read_text()
-    assert re.search(
-        r'<li class="fault">10.500 s: seat 1 \(sleepy\): <strong>wall-cap</strong>', capped
-    )
+    listed = read_game_list(site, 1)
+    kinds = {row[0]: [listed["kinds"][k] for k in row[5]] for row in listed["games"]}
+    assert kinds == {1: [], 2: ["wall-cap"]}
+    capped = read_records(site)[2]
+    assert capped["faults"] == [[10.5, 1, "wall-cap", "no reply within 10 s by the wall clock"]]
     # Each reply's CPU time beside its time, for the viewer.
-    assert '"take 1",0.153,0.15]' in capped and '"take 2",0.2,0.05]' in capped
+    replies = {tuple(e[3:]) for e in capped["events"] if e[1] == "recv"}
+    assert ("take 1", 0.153, 0.15) in replies and ("take 2", 0.2, 0.05) in replies
 
 
 def test_runs_stored_before_cpu_times_measured_wall_time(cpu_run, nim_run, tmp_path):
@@ -272,7 +294,11 @@ def test_runs_stored_before_cpu_times_measured_wall_time(cpu_run, nim_run, tmp_p
     assert "<dd>wall time: game none, grace 0.1, kill 0.5, reply 1, startup 10</dd>" in old
     columns, _rows = bot_rows(old)
     assert not [column for column in columns if "CPU" in column or "idle" in column]
-    assert '"take 1",0.153,null]' in (site / "games" / "3.html").read_text()
+    assert next(e[3:] for e in read_records(site)[3]["events"] if e[1] == "recv") == [
+        "take 1",
+        0.153,
+        None,
+    ]
     played = write_report(nim_run, tmp_path / "nim").read_text()
     assert "<dt>clocks (s)</dt><dd>wall time: game " in played
     assert "CPU mean ms" not in played

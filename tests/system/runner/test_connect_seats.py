@@ -39,13 +39,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def match_file(write_match, binding: str, startup: float) -> Path:
+def match_file(write_match, binding: str, startup: float, failures: str = "stop") -> Path:
     return write_match(
         textwrap.dedent(
             f"""
             game = "nim"
             rounds = 1
             concurrency = 1
+            startup_failures = "{failures}"
             [clock]
             startup = {startup}
             [[bots]]
@@ -91,7 +92,7 @@ def test_a_connect_seat_bound_to_a_peer_refuses_another_address(
     binding = f'port = {port}\npeer = "127.0.0.2"'
     remote = subprocess.Popen([sys.executable, str(script), str(port), "1"])
     try:
-        summary = run_match(match_file(write_match, binding, startup=2))
+        summary = run_match(match_file(write_match, binding, startup=2, failures="forfeit"))
     finally:
         remote.kill()
         remote.wait()

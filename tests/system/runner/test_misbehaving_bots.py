@@ -1,4 +1,5 @@
-"""Real processes that misbehave lose their game with the right reason; the run goes on."""
+"""Real processes that misbehave lose their game with the right reason; the run goes on
+(one that never comes up too, with ``startup_failures = "forfeit"``)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ def test_each_misbehaviour_loses_its_games_with_the_right_reason(
         format = "gauntlet"
         challenger = "good"
         concurrency = 2
+        startup_failures = "forfeit"
         [clock]
         reply = 2
         grace = 0.05

@@ -391,6 +391,7 @@ def play(
             f"""\
 game = "nim"
 games = 1
+startup_failures = "forfeit"  # a victim killed before it answers loses the game
 database = "results.sqlite"
 logs = "logs"
 [clock]

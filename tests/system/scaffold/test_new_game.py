@@ -175,6 +175,7 @@ def test_the_project_plays_its_example_match_without_being_installed(
     )
     assert done.returncode == 0, done.stderr
     assert "6 games played now" in done.stdout and "halving" in done.stdout
+    assert "faults: none" in done.stdout, "its built-in bots found their package and played"
     assert (project / "examples" / f"{name}.sqlite").is_file()
     no_leftover_processes()
 

@@ -1,8 +1,9 @@
 """The plugin template as a third party meets it: in a fresh venv, the kernel of this
 checkout installed NON-editable (a wheel, as from PyPI) renders a project with its
-``new-game`` command; the project installs non-editable next to it, ``arena plugins``
-lists it, ``arena run`` plays its example match into SQLite, its own tests pass, and its
-tox recipe tests it against this checkout's kernel.
+``new-game`` command; the project's wheel, built and installed next to it, holds every
+file (``arena plugins`` lists it, ``arena run`` plays its example match into SQLite,
+``arena report`` draws its games with its own script), its own tests pass, and its tox
+recipe tests it against this checkout's kernel.
 
 Slow (about a minute) and needs PyPI, or pip's cache, for the kernel's dependencies,
 pytest and tox: a pip that fails or stalls fails the test with one line saying so.
@@ -16,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import tomllib
+import zipfile
 from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ import pytest
 from paths import REPO
 
 from arena_kernel import __version__
+from arena_kernel.report.replay_files import read_records
 from arena_kernel.store import Store
 
 NAME = "guess_duel"
@@ -74,11 +77,14 @@ class Installed:
     venv: Venv
     kernel_source: Path
     project: Path
+    wheel: Path
+    """The plugin's wheel, built from the rendered project, that the venv installed."""
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    """A venv with the kernel and the rendered plugin installed from folders, not editable.
+    """A venv with the kernel installed from a folder, not editable, and the rendered
+    plugin from a wheel built of it, as a plugin is published.
 
     The kernel is built from a copy of the checkout, so that pip's build leaves nothing
     in the working tree (nor meets another build there).
@@ -95,8 +101,23 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     rendered = venv.run(*new_game, NAME, "-o", str(root), cwd=root)
     assert rendered.returncode == 0, rendered.stderr
     project = root / "arena-guess-duel"
-    venv.pip_install("the rendered plugin", str(project), cwd=root)
-    return Installed(venv, kernel_source, project)
+    wheels = root / "wheels"
+    done = venv.run(
+        venv.bin("python"),
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "-w",
+        str(wheels),
+        str(project),
+        cwd=root,
+        timeout=PIP_SECONDS,
+    )
+    assert done.returncode == 0, done.stderr
+    (wheel,) = wheels.glob("*.whl")
+    venv.pip_install("the rendered plugin's wheel", str(wheel), cwd=root)
+    return Installed(venv, kernel_source, project, wheel)
 
 
 def test_the_installed_kernel_is_a_wheel_not_this_checkout(installed: Installed) -> None:
@@ -141,6 +162,36 @@ def test_arena_run_plays_the_example_match_into_sqlite(
         games = store.results(1)
         guesses = sum(e.kind == "recv" for g in games for e in store.events(g.game_id))
     assert guesses >= scheduled
+
+
+def test_the_report_draws_the_games_with_the_drawing_script_of_the_wheel(
+    installed: Installed,
+) -> None:
+    """The wheel ships the renderer's script: the report draws every game with it, none
+    falls back to a transcript (an editable install would hide a file the wheel lacks)."""
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        assert "arena_guess_duel/render.js" in wheel.namelist()
+    match = installed.project / "examples" / "match.toml"
+    database = match.parent / tomllib.loads(match.read_text())["database"]
+    if not database.exists():
+        played = installed.venv.run(
+            installed.venv.bin("arena"), "run", "-q", str(match), cwd=installed.project
+        )
+        assert played.returncode == 0, played.stderr
+    site = installed.project / "report"
+    done = installed.venv.run(
+        installed.venv.bin("arena"),
+        "report",
+        str(database),
+        "-o",
+        str(site),
+        cwd=installed.project,
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    shipped = (installed.project / "arena_guess_duel" / "render.js").read_text()
+    assert (site / "assets" / "draw" / f"{NAME}.js").read_text() == shipped
+    records = read_records(site)
+    assert records and all(r["drawer"] == NAME and r["problem"] is None for r in records.values())
 
 
 def test_the_template_passes_its_own_tests(installed: Installed) -> None:

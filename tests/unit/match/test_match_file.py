@@ -13,6 +13,7 @@ from arena_kernel.errors import MatchFileError, PluginError
 from arena_kernel.match.file_lines import find_line
 from arena_kernel.match.loader import load_match, read_toml, validate
 from arena_kernel.match.spec import BotSpec, MatchSpec
+from arena_kernel.options import Option
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.sandbox.settings import SandboxSettings
 
@@ -851,3 +852,29 @@ X = "2"
 port = 1
 """
     assert find_line(text, path) == line
+
+
+class LaterStones(Stones):
+    """Stones with an option declared after runs of it were stored."""
+
+    options = {
+        **Stones.options,
+        "ceiling": Option(100, "Most moves", minimum=1, keyed_at_default=False),
+    }
+
+
+def test_an_option_declared_later_keeps_the_run_key_at_its_default(
+    write: Callable[[str], Path],
+) -> None:
+    def spec_of(game: type[Stones], table: str) -> MatchSpec:
+        path = write(f'game = "stones"\n{TWO_BOTS}[game_options]\n{table}\n')
+        return load_match(path, lambda plugins: make_registries(game, Nim, Rps))
+
+    before = spec_of(Stones, "size = 12")
+    at_default = spec_of(LaterStones, "size = 12\nceiling = 100")
+    assert at_default.game_options == before.game_options, "the game fills it in"
+    assert at_default.key() == before.key()
+    assert LaterStones(at_default.game_options).config["ceiling"] == 100
+    other = spec_of(LaterStones, "size = 12\nceiling = 50")
+    assert other.game_options == {**before.game_options, "ceiling": 50}
+    assert other.key() != before.key()

@@ -243,3 +243,14 @@ def test_openskill_estimate_spans_mu_plus_minus_three_sigma() -> None:
     assert a.low == pytest.approx(rows["a"]["ordinal"], abs=0.02)
     assert a.high - a.value == pytest.approx(a.value - a.low)
     assert "idle" not in table.estimates
+
+
+def test_wins_breaks_a_tie_of_points_and_wins_by_mean_rank() -> None:
+    """In games of four, "late" is second and "last" is last: neither wins, both score 0,
+    and the better mean rank comes first whatever the match file's order."""
+    played = games(
+        (["last", "late", "top", "x"], [4, 2, 1, 3]),
+        (["late", "last", "top", "x"], [2, 4, 1, 3]),
+    )
+    rows = WinsScorer().score(played, ["last", "late", "top", "x"]).rows
+    assert [row[0] for row in rows] == ["top", "late", "x", "last"]

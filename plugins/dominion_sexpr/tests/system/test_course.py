@@ -64,7 +64,7 @@ def test_the_curse_of_the_official_rules_crashes_a_course_bot(arena_match):
     path = arena_match(
         "dominion_sexpr",
         {"course": course_bot(), "bigmoney": "bigmoney"},
-        'games = 1\n[game_options]\nversion = 2\nrules = "official"',
+        'games = 1\nstartup_failures = "forfeit"\n[game_options]\nversion = 2\nrules = "official"',
     )
     ((game, detail, _events),) = stored_games(run_match(path))
     course = game.seating.index("course")

@@ -343,7 +343,7 @@ def test_a_game_page_in_a_browser_draws_the_game_to_its_winner(match, report_bro
     )
     steps = steps_of(replay)
     assert check.steps == len(steps)
-    with report_browser.open(index.parent / "games" / f"{replay.game_id}.html") as seen:
+    with report_browser.open_game(index.parent, replay.game_id) as seen:
         page = seen.page
         page.wait_for_selector("#picture .dominion")
         assert page.locator("#picture .pile").count() == 17

@@ -20,7 +20,9 @@
 //   low-bid | disconnect | huge (one 2 MiB line of "x") | half-bid (its bid's face plus 0.5) |
 //   overbid (one die more than the table holds) | challenge-always (every request that has a
 //   bid, in or out of turn) | bid-out-of-turn (acts on the first request where it is NOT the
-//   mover: bids [6, dice on the table] instead of passing).
+//   mover: bids [6, dice on the table] instead of passing) | junk-out-of-turn (the same, with
+//   the move "PASS") | raise-forever (on every turn of its own it raises the count by one,
+//   whatever the dice; it never challenges).
 // --log FILE appends "< line" for each line received and "> line" for each line sent.
 'use strict';
 const net = require('net');
@@ -28,7 +30,8 @@ const fs = require('fs');
 
 // ---- command line ----
 const KINDS = ['', 'wrong-id', 'late', 'garbage', 'bad-shape', 'pass-on-turn', 'low-bid',
-  'disconnect', 'challenge-always', 'huge', 'half-bid', 'overbid', 'bid-out-of-turn'];
+  'disconnect', 'challenge-always', 'huge', 'half-bid', 'overbid', 'bid-out-of-turn',
+  'junk-out-of-turn', 'raise-forever'];
 const opts = { host: '127.0.0.1', port: process.env.ARENA_PORT || '5533', name: null,
   'name-twice': false, seed: '1', floats: '', misbehave: '', delay: '3500', log: '' };
 const args = process.argv.slice(2);
@@ -97,8 +100,13 @@ function answer(req) {
     misbehaved = true;
     return reply([6, total]);
   }
+  if (misbehave === 'junk-out-of-turn' && !myTurn && !misbehaved) {
+    misbehaved = true;
+    return reply('PASS');
+  }
   if (!myTurn) return reply('pass');
-  if (misbehaved || ['', 'challenge-always', 'bid-out-of-turn'].includes(misbehave)) {
+  if (misbehave === 'raise-forever') return reply(hasBid ? [req.last_bid[0], req.last_bid[1] + 1] : [1, 1]);
+  if (misbehaved || ['', 'challenge-always', 'bid-out-of-turn', 'junk-out-of-turn'].includes(misbehave)) {
     return reply(play(req));
   }
   misbehaved = true;

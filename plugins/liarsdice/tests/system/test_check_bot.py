@@ -83,3 +83,13 @@ def test_a_bot_that_answers_with_the_wrong_message_id_fails(tmp_path: Path) -> N
         "'g1r1m1p1'"
     ) in result.stdout
     assert '  it answered:  {"message_id": "g1r1m1p1x", "move": "pass"}' in result.stdout
+
+
+def test_the_contest_sample_without_its_port_fails_with_a_hint(arena_node: str) -> None:
+    if not port_is_free(5533):
+        pytest.skip("port 5533 is in use on this machine")
+    result = check_bot("--startup", "10", "--", arena_node, str(BOTS / "contest_sample.js"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "FAIL: 2 faults in 2 games: connect 2" in result.stdout
+    assert "hint: its stderr says a connection was refused" in result.stdout
+    assert "needs --port 5533 here" in result.stdout

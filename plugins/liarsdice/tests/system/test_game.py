@@ -13,7 +13,9 @@ import sys
 
 import pytest
 
-from arena_kernel.testkit import run_match, stored_games
+from arena_kernel.testkit import Store, load_replay, run_match, stored_games
+from arena_liarsdice.game import NO_NAME_YET
+from arena_liarsdice.render import LiarsDiceRenderer
 
 
 def sent(events):
@@ -149,7 +151,7 @@ def test_every_replay_shows_what_each_bot_said_at_its_handshake(dice_match, dice
     assert summary.played == 3 and not summary.errors
     said = 'handshake: node (session id 1) said {"name": "alice"}'
     again = 'handshake: node (session id 1) said {"name": "alice-again"}'
-    mute = "handshake: mute (session id 2) no set_name read yet"
+    mute = f"handshake: mute (session id 2) {NO_NAME_YET}"
     games = stored_games(summary)
     for result, _detail, events in games:
         notes = [e.text for e in events if e.kind == "note" and e.text.startswith("handshake")]
@@ -157,7 +159,7 @@ def test_every_replay_shows_what_each_bot_said_at_its_handshake(dice_match, dice
             assert sorted(notes) == sorted(
                 [
                     mute,
-                    "handshake: node (session id 1) no set_name read yet",
+                    f"handshake: node (session id 1) {NO_NAME_YET}",
                     said,
                     f"{again}: ignored, only the first set_name counts",
                 ]
@@ -406,3 +408,38 @@ def test_a_bid_out_of_turn_is_a_pass_unless_strict_turn(dice_match, dice_bot):
     faults = [f for _r, d, _e in strict for f in d.faults]
     assert len(faults) == 1 and faults[0].kind == "illegal", faults
     assert faults[0].detail.startswith("bid [6, ") and faults[0].detail.endswith("] out of turn")
+
+
+def test_junk_from_a_player_not_to_move_is_a_pass_unless_strict_turn(dice_match, dice_bot):
+    """The contest's server read only a challenge from a player not to move."""
+    games = run_two(dice_match, dice_bot("--misbehave", "junk-out-of-turn"), "basic")
+    assert all(not d.faults for _r, d, _e in games)
+    notes = [e.text for _r, _d, es in games for e in es if e.kind == "note" and "turn" in e.text]
+    assert notes == ['bad answered "PASS" out of turn: taken as a pass']
+
+    strict = run_two(
+        dice_match, dice_bot("--misbehave", "junk-out-of-turn"), "basic", "strict_turn = true"
+    )
+    faults = [f for _r, d, _e in strict for f in d.faults]
+    assert [(f.kind, f.detail) for f in faults] == [
+        ("illegal", "move 'PASS' is not one of pass, challenge or a bid")
+    ]
+
+
+def test_a_game_that_reaches_max_moves_stops_ranked_by_the_dice_held(dice_match, dice_bot):
+    """Two bots that raise for ever, overbids allowed: the first round never ends."""
+    raiser = dice_bot("--misbehave", "raise-forever")
+    text = "games = 1\n[game_options]\ndice = 2\nmax_moves = 30"
+    summary = run_match(dice_match({"a": raiser, "b": raiser}, text))
+    assert summary.played == 1 and not summary.errors
+    ((result, detail, events),) = stored_games(summary)
+    reason = "stopped after 30 moves (max_moves): "
+    assert result.reason.startswith(reason) and result.reason.endswith(" hold the most dice (2)")
+    assert result.ranks == (1, 1) and not detail.faults
+    assert detail.details["moves"] == 30
+    asked = [m for _s, m in sent(events) if m["subject"] == "move_request"]
+    assert max(m["move_number"] for m in asked) == 30 and len(asked) == 60
+    assert [e.text for e in events if e.kind == "note" and "max_moves" in e.text] == [result.reason]
+    with Store(summary.run.database) as store:
+        steps = LiarsDiceRenderer().steps(load_replay(store, result.game_id))
+    assert steps[-1].caption.endswith(f"a and b share first place: {result.reason}."), steps[-1]

@@ -29,6 +29,7 @@ from arena_kernel.testkit import (
     spoilt_logs,
     stored_games,
 )
+from arena_liarsdice.game import NO_NAME_YET
 from arena_liarsdice.render import LiarsDiceRenderer
 from arena_liarsdice.rules import State, Variant
 
@@ -222,6 +223,7 @@ def real_game(tmp_path_factory: pytest.TempPathFactory) -> Replay:
     bad = [sys.executable, "-c", "import sys; sys.exit(3)"]
     match.write_text(
         f'game = "liarsdice"\nseats = 3\ngames = 1\nseed = 9\ndatabase = "{folder}/a.sqlite"\n'
+        'startup_failures = "forfeit"\n'
         f'logs = "{folder}/logs"\n[clock]\nstartup = 5.0\n[game_options]\ndice = 2\n'
         '[[bots]]\nname = "p"\nbuiltin = "prob"\n[[bots]]\nname = "b"\nbuiltin = "basic"\n'
         f'[[bots]]\nname = "dead"\ncmd = {json.dumps(bad)}\n'
@@ -293,7 +295,7 @@ def test_a_game_with_no_move_is_one_step() -> None:
         details={"round_faults": "not a list"},
         extra={},
         faults=(),
-        events=(Event(0.0, "note", None, "handshake: a (session id 1) no set_name read yet"),),
+        events=(Event(0.0, "note", None, f"handshake: a (session id 1) {NO_NAME_YET}"),),
     )
     (step,) = steps_of(replay)
     assert step.caption == "Void game: a bot could not start."

@@ -36,7 +36,7 @@ def test_a_replay_page_draws_the_hands_and_names_the_winner(
 
     # A drawing that throws is no console error (the viewer shows a note instead), so
     # every step is looked at: a row per player with as many dice as it holds.
-    with report_browser.open(index.parent / "games" / f"{replay.game_id}.html") as seen:
+    with report_browser.open_game(index.parent, replay.game_id) as seen:
         page = seen.page
         for step in range(check.steps):
             assert page.locator(".problem").count() == 0, step

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena_liarsdice.rules import NO_BID, RuleError, State, Variant
+from arena_liarsdice.rules import NO_BID, RuleError, State, Variant, standing
 
 
 def fixed(
@@ -280,3 +280,12 @@ def test_hands_are_sorted_and_rerolled_every_round() -> None:
         game.fault(loser)
         kept = [p for p in range(3) if p != loser]
         assert any(game.hands[p] != before[p] for p in kept)  # same size, new dice
+
+
+def test_the_standing_ranks_the_winner_then_those_out_the_last_out_first() -> None:
+    assert standing([0, 3, 0, 0], out=[2, 0, 3]) == [3, 1, 4, 2]
+
+
+def test_a_game_stopped_early_ranks_the_players_in_by_the_dice_they_hold() -> None:
+    """Ties share a rank; the next rank counts everyone above."""
+    assert standing([2, 0, 4, 2, 0], out=[4, 1]) == [2, 4, 1, 2, 5]

@@ -160,7 +160,7 @@ def run_with_bad_bot(clue_match, bad_argv, policy, extra="", rounds=1):
     void exactly the bad bot's games."""
     bots = {"bad": bad_argv, "deducer": "deducer", "random-1": "random", "random-2": "random"}
     options = f'[game_options]\nviolations = "{policy}"\n{extra}'
-    text = f"concurrency = 1\nrounds = {rounds}\n{FAST}{options}"
+    text = f'concurrency = 1\nrounds = {rounds}\nstartup_failures = "forfeit"\n{FAST}{options}'
     summary = run_match(clue_match(bots, text))
     assert summary.played == 12 * rounds and not summary.errors
     return summary, stored_games(summary)

@@ -31,7 +31,7 @@ def test_a_replay_page_draws_the_grid_and_names_the_winner(clue_match, report_br
     # A drawing that throws is no console error (the viewer shows a note instead), so
     # every step is looked at: one grid of 21 cards by the players and the case file, and
     # the case file starred only once the game is over.
-    with report_browser.open(index.parent / "games" / f"{replay.game_id}.html") as seen:
+    with report_browser.open_game(index.parent, replay.game_id) as seen:
         page = seen.page
         for step in range(check.steps):
             assert page.locator("#picture .problem, .problem").count() == 0, step
@@ -41,6 +41,12 @@ def test_a_replay_page_draws_the_grid_and_names_the_winner(clue_match, report_br
             assert grid.locator("thead th").count() == 1 + len(replay.seating) + 1
             stars = page.locator("#picture td.sc-solution").count()
             assert stars == (3 if step == check.steps - 1 else 0), step
+            # The case file's three cards are tinted as dealt from the deal on.
+            tinted = grid.locator("td.sc-case.sc-dealt")
+            assert tinted.count() == 3, step
+            assert tinted.first.evaluate("c => getComputedStyle(c).backgroundColor") == (
+                "rgb(255, 229, 138)" if step == check.steps - 1 else "rgb(216, 239, 219)"
+            ), step
             page.locator("body").press("ArrowRight")
         assert seen.console_errors == [] and seen.requests == []
         banner = page.inner_text("#picture .sc-end")

@@ -66,7 +66,7 @@ def test_each_bad_reply_loses_with_its_reason(stones_match, node_bot, kind):
     fault_kind, words = MISBEHAVIOUR[kind]
     path = stones_match(
         {"bad": node_bot("--misbehave", kind), "random": "random"},
-        "[clock]\nreply = 5.0\nstartup = 5.0",
+        'startup_failures = "forfeit"\n[clock]\nreply = 5.0\nstartup = 5.0',
     )
     summary = run_match(path)
     assert summary.played == 2 and not summary.errors

@@ -159,7 +159,7 @@ def test_a_game_cut_short_by_a_fault_ends_on_the_request_it_failed(
 ):
     path = stones_match(
         {"bad": scripted_bot(script, only='{"Board"'), "random": "random"},
-        "[clock]\nstartup = 5.0\nreply = 5.0",
+        'startup_failures = "forfeit"\n[clock]\nstartup = 5.0\nreply = 5.0',
     )
     for replay in replays(path):
         steps = rendered(replay)
@@ -269,7 +269,7 @@ def test_a_game_page_in_a_browser_shows_the_board_to_the_end(
         replay = load_replay(store, stored_games(summary)[0][0].game_id)
     check = report_browser.assert_replay_shows_winner(index.parent, replay, screenshot="stones")
     assert check.steps == len(rendered(replay))
-    with report_browser.open(index.parent / "games" / f"{replay.game_id}.html") as seen:
+    with report_browser.open_game(index.parent, replay.game_id) as seen:
         # 60 cells drawn, and as many stacks as the start's picture lists.
         assert seen.page.locator("#picture svg polygon.cell").count() == 60
         stacks = sum(1 for cell in rendered(replay)[0].picture["cells"] if cell)
