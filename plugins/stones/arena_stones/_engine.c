@@ -393,9 +393,8 @@ static struct timespec after(double seconds) {
     return t;
 }
 
-#ifndef LMR_DIVISOR
-#define LMR_DIVISOR 2.0
-#endif
+#define LMR_DEPTH 2      /* late moves are searched less deep from this depth on */
+#define LMR_DIVISOR 1.5  /* the larger, the smaller the reductions */
 #define CHECK_EVERY 1023 /* the clock is read every 1024 nodes: well under a millisecond */
 
 static Entry *probe(Search *s, uint64_t key) {
@@ -437,7 +436,7 @@ static void score_moves(const Search *s, const uint16_t *moves, int n, int64_t *
         } else if (ply < MAXPLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
             score = ((int64_t)1 << 34) + (m == s->killers[ply][0]);
         } else if (m == PASS) {
-            score = (int64_t)s->history[m] << 20;
+            score = ((int64_t)1 << 33) + s->history[m];
         } else {
             int kept = loss[p->counts[mine + (absi(p->cells[move_from(m)]) & 3)]];
             int buried = loss[p->counts[mine + (absi(p->cells[move_to(m)]) & 3)]];
@@ -463,6 +462,10 @@ static int pick(uint16_t *moves, int64_t *scores, int from, int n) {
 }
 
 static int search(Search *s, int depth, int alpha, int beta, int ply);
+
+#define LATE_DEPTHS 4
+/* How many strengthens a node this deep searches off the principal variation. */
+static const int late_moves[LATE_DEPTHS] = {0, 6, 12, 24};
 
 static int reductions[32][64]; /* how much less deep the i-th move at a depth is searched first */
 
@@ -519,8 +522,14 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     if (!n) return ply - WIN;
     score_moves(s, moves, n, scores, first, ply);
     int me = p->player, original = alpha, best = -INF, best_move = -1;
+    int pruning = beta - alpha == 1 && depth < LATE_DEPTHS, quiet = 0;
     for (int i = 0; i < n; i++) {
         int move = pick(moves, scores, i, n);
+        /* Near the leaves, off the principal variation, only the first strengthens by the
+         * order above are searched: every capture and the pass still are. */
+        if (move_kind(move) == STRENGTHEN && move != first && pruning &&
+            quiet++ >= late_moves[depth])
+            break;
         Undo u;
         apply(p, move, &u);
         int same = p->player == me, value;
@@ -530,10 +539,9 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
             /* Late moves, by the order above, are first searched less deep; a move that
              * proves better than alpha is searched again at full depth. */
             int reduce = 0;
-            if (depth >= 3 && i >= 2 && move != first) {
+            if (depth >= LMR_DEPTH && i >= 2 && move != first) {
                 reduce = reductions[depth < 32 ? depth : 31][i < 64 ? i : 63];
-                if (move_kind(move) == ATTACK && reduce) reduce--;
-                if (reduce > depth - 2) reduce = depth - 2;
+                if (reduce > depth - LMR_DEPTH + 1) reduce = depth - LMR_DEPTH + 1;
             }
             value = child(s, same, depth - 1 - reduce, alpha, alpha + 1, ply + 1);
             if (reduce && value > alpha && !s->stop)

@@ -24,7 +24,7 @@ RESERVE = 0.03
 """Seconds kept back from every reply besides, for the same reasons."""
 LEAST_SHARE = 0.25
 """The least share of a small reply limit spent thinking, whatever :data:`RESERVE` says."""
-NEW_ITERATION_SHARE = 0.4
+NEW_ITERATION_SHARE = 0.6
 """No new iteration is begun after this share of the thinking time: the next one would
 take several times as long as all those before it, and mostly be cut short."""
 
