@@ -466,6 +466,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply);
 #define LATE_DEPTHS 4
 /* How many strengthens a node this deep searches off the principal variation. */
 static const int late_moves[LATE_DEPTHS] = {0, 6, 12, 24};
+#define LATE_CAPTURES 8
 
 static int reductions[32][64]; /* how much less deep the i-th move at a depth is searched first */
 
@@ -526,10 +527,12 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     for (int i = 0; i < n; i++) {
         int move = pick(moves, scores, i, n);
         /* Near the leaves, off the principal variation, only the first strengthens by the
-         * order above are searched: every capture and the pass still are. */
+         * order above are searched (every capture and the pass still are), and at the
+         * last request searched, when it allows only captures, the first captures. */
         if (move_kind(move) == STRENGTHEN && move != first && pruning &&
             quiet++ >= late_moves[depth])
             break;
+        if (pruning && depth == 1 && p->phase == 0 && i >= LATE_CAPTURES) break;
         Undo u;
         apply(p, move, &u);
         int same = p->player == me, value;
