@@ -9,7 +9,7 @@ setup(
         Extension(
             "arena_stones._engine",
             sources=["arena_stones/_engine.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             libraries=["m"],
             optional=True,
         )

@@ -108,27 +108,9 @@ static int pos_init(Pos *p) {
 static int generate(const Pos *p, uint16_t *out) {
     if (p->decided) return 0;
     const int8_t *cells = p->cells;
-    int me = p->player;
-    int n = 0;
-    if (p->phase == 0) {
-        for (int f = 0; f < NCELLS; f++) {
-            int v = cells[f];
-            if (v * me <= 0) continue;
-            int h = absi(v) >> 2;
-            for (int r = 0; r < nrays[f]; r++) {
-                for (const int8_t *t = rays[f][r]; *t >= 0; t++) {
-                    int w = cells[*t];
-                    if (w) {
-                        if (w * me < 0 && (absi(w) >> 2) <= h) out[n++] = make_move(ATTACK, f, *t);
-                        break;
-                    }
-                }
-            }
-        }
-        return n;
-    }
+    int me = p->player, second = p->phase == 1;
     uint16_t quiet[MAXMOVES];
-    int q = 0;
+    int n = 0, q = 0;
     quiet[q++] = PASS;
     for (int f = 0; f < NCELLS; f++) {
         int v = cells[f];
@@ -138,42 +120,26 @@ static int generate(const Pos *p, uint16_t *out) {
             for (const int8_t *t = rays[f][r]; *t >= 0; t++) {
                 int w = cells[*t];
                 if (w) {
-                    if (w * me > 0)
+                    if (w * me < 0) {
+                        if ((absi(w) >> 2) <= h) out[n++] = make_move(ATTACK, f, *t);
+                    } else if (second) {
                         quiet[q++] = make_move(STRENGTHEN, f, *t);
-                    else if ((absi(w) >> 2) <= h)
-                        out[n++] = make_move(ATTACK, f, *t);
+                    }
                     break;
                 }
             }
         }
     }
+    if (!second) return n;
     memcpy(out + n, quiet, q * sizeof *quiet);
     return n + q;
 }
 
-static int can_attack(const Pos *p) {
-    const int8_t *cells = p->cells;
-    int me = p->player;
-    for (int f = 0; f < NCELLS; f++) {
-        int v = cells[f];
-        if (v * me <= 0) continue;
-        int h = absi(v) >> 2;
-        for (int r = 0; r < nrays[f]; r++) {
-            for (const int8_t *t = rays[f][r]; *t >= 0; t++) {
-                int w = cells[*t];
-                if (w) {
-                    if (w * me < 0 && (absi(w) >> 2) <= h) return 1;
-                    break;
-                }
-            }
-        }
-    }
-    return 0;
-}
-
+/* 1 or -1 once the game is decided (a type lost, or no capture at a turn's start), else 0. */
 static int winner(const Pos *p) {
+    uint16_t moves[MAXMOVES];
     if (p->decided) return p->decided;
-    if (p->phase == 0 && !can_attack(p)) return -p->player;
+    if (p->phase == 0 && !generate(p, moves)) return -p->player;
     return 0;
 }
 

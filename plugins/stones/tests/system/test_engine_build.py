@@ -36,7 +36,6 @@ BUILD_WHEEL = "import setuptools.build_meta as backend; print(backend.build_whee
 def without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the plugin built into a wheel with a C compiler that always fails, and
     the wheel unpacked: the package as an install without a compiler leaves it."""
-    pytest.importorskip("setuptools")
     source = tmp_path_factory.mktemp("plugin") / "stones"
     shutil.copytree(
         PLUGIN_ROOT,
