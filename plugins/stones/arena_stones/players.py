@@ -16,7 +16,7 @@ STARTUP_MARGIN = 0.3
 """Seconds the Python searcher keeps back on White's opening request, whose clock includes
 starting Python."""
 
-THINKING_SHARE = 0.7
+THINKING_SHARE = 0.6
 """The most of its reply limit the searcher spends thinking. The rest is the margin for what
 its own clock cannot see: the time a request waits for the bot to be scheduled on a loaded
 machine, reading it, writing the reply, and the referee reading that."""
@@ -24,6 +24,10 @@ RESERVE = 0.03
 """Seconds kept back from every reply besides, for the same reasons."""
 LEAST_SHARE = 0.25
 """The least share of a small reply limit spent thinking, whatever :data:`RESERVE` says."""
+LEAST_FIRST = 0.01
+"""Seconds a first reply thinks when starting the program took about all its time: a
+shallow search still, but no more (on a loaded machine a sandboxed Python program may take
+seconds to start)."""
 NEW_ITERATION_SHARE = 0.6
 """No new iteration is begun after this share of the thinking time: the next one would
 take several times as long as all those before it, and mostly be cut short."""
@@ -79,7 +83,7 @@ def thinking_time(limit: float, waited: float = 0.0) -> float:
     """Seconds of thinking a reply within ``limit`` seconds affords, when its request may
     already have waited ``waited`` seconds before the bot could read it."""
     seconds = max(limit * THINKING_SHARE - RESERVE, limit * LEAST_SHARE)
-    return max(seconds - waited, seconds * LEAST_SHARE)
+    return max(seconds - waited, min(seconds, LEAST_FIRST))
 
 
 class SearchPlayer(Player):

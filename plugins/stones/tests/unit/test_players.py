@@ -98,10 +98,11 @@ def test_python_search_budget_leaves_room_for_start_up_on_the_opening_move():
 def test_thinking_time_keeps_a_wide_margin_of_every_reply_limit():
     for limit in (0.05, 0.2, 1.0, 3.0, 10.0):
         seconds = thinking_time(limit)
-        assert 0 < seconds <= 0.7 * limit
+        assert 0 < seconds <= 0.6 * limit
         # A first request that may have waited for the program to start gets less.
         assert 0 < thinking_time(limit, waited=limit / 2) < seconds
-    assert thinking_time(1.0, waited=5.0) > 0
+    # One that started about as long as a start-up clock allows answers nearly at once.
+    assert 0 < thinking_time(1.0, waited=5.0) <= 0.01
 
 
 class Recording:
