@@ -40,12 +40,12 @@ setup = "random"
 [[bots]]
 name = "search-a"
 builtin = "search"
-args = ["--time", "{reply}"]{inproc}
+{how}
 
 [[bots]]
 name = "search-b"
 builtin = "search"
-args = ["--time", "{reply}"]{inproc}
+{how}
 """
 
 
@@ -59,13 +59,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--reply", type=float, default=1.0, help="the reply limit (1.0)")
     parser.add_argument("--per-core", type=int, default=2, help="games at once per CPU (2)")
+    parser.add_argument("--concurrency", type=int, help="games at once (instead of --per-core)")
     parser.add_argument("--mode", choices=("wall", "cpu"), default="wall")
-    parser.add_argument("--inproc", action="store_true", help="the bots in the arena's process")
+    parser.add_argument(
+        "--inproc", action="store_true", help="the bots in the arena's process (limit 1 s)"
+    )
     parser.add_argument("--keep", type=Path, help="play in this folder and keep it")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="stones-timeouts-"))
     folder.mkdir(parents=True, exist_ok=True)
-    concurrency = args.per_core * (os.cpu_count() or 1)
+    concurrency = args.concurrency or args.per_core * (os.cpu_count() or 1)
     match = folder / "timeouts.toml"
     match.write_text(
         MATCH.format(
@@ -73,7 +76,8 @@ def main() -> None:
             concurrency=concurrency,
             reply=args.reply,
             mode=args.mode,
-            inproc="\ninproc = true" if args.inproc else "",
+            # In process a built-in bot takes no arguments: search plays to its default 1 s.
+            how="inproc = true" if args.inproc else f'args = ["--time", "{args.reply}"]',
         )
     )
     arena = [sys.executable, "-m", "arena_kernel.cli.main"]
