@@ -12,7 +12,9 @@ the cost of a random bot's move, so it is done once a game, not once a request).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -130,6 +132,21 @@ class StonesBot:
         if not self.last_mover:
             return WHITE
         return -self.last_mover if allowed == [ATTACK] else self.last_mover
+
+
+def process_age() -> float:
+    """Seconds since this process started, by the wall clock. A program's first request may
+    have waited that long to be read (the referee writes it as soon as the program is
+    started), on a reply clock that counts the wait. Read from ``/proc``; where there is
+    none, the CPU time used so far, which at least counts the start-up's own work."""
+    try:
+        with open("/proc/self/stat", "rb") as stat, open("/proc/uptime", "rb") as uptime:
+            # The fields after the command's closing parenthesis; starttime is field 22.
+            started = int(stat.read().rsplit(b")", 1)[1].split()[19])
+            now = float(uptime.read().split()[0])
+        return max(now - started / os.sysconf("SC_CLK_TCK"), 0.0)
+    except (OSError, ValueError, IndexError):
+        return time.process_time()
 
 
 def run(

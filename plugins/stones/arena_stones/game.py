@@ -55,8 +55,13 @@ class Stones(Game[None]):
             "the best material one move ahead, random among equals", "arena_stones.bots.greedy"
         ),
         "search": BuiltinBot.from_module(
-            "iterative-deepening alpha-beta with a transposition table, 1 s per move",
+            "compiled iterative-deepening alpha-beta, answering within a 1 s reply limit"
+            " (--time SECONDS: the match's)",
             "arena_stones.bots.search",
+        ),
+        "search-py": BuiltinBot.from_module(
+            "the Python alpha-beta, 1 s per move: the compiled search's reference",
+            "arena_stones.bots.search_py",
         ),
     }
 

@@ -3,15 +3,34 @@ the wire (:class:`~arena_stones.bot.StonesBot` asks it at every request)."""
 
 from __future__ import annotations
 
+import functools
 import random
+import sys
 from abc import ABC, abstractmethod
 
+from arena_stones.engine import COMPILED, MISSING
 from arena_stones.rules import Move, Position
 from arena_stones.search import WIN, Searcher, material
 
 STARTUP_MARGIN = 0.3
-"""Seconds the searcher keeps back on White's opening request, whose clock includes
+"""Seconds the Python searcher keeps back on White's opening request, whose clock includes
 starting Python."""
+
+THINKING_SHARE = 0.6
+"""The most of its reply limit the searcher spends thinking. The rest is the margin for what
+its own clock cannot see: the time a request waits for the bot to be scheduled on a loaded
+machine, reading it, writing the reply, and the referee reading that."""
+RESERVE = 0.03
+"""Seconds kept back from every reply besides, for the same reasons."""
+LEAST_SHARE = 0.25
+"""The least share of a small reply limit spent thinking, whatever :data:`RESERVE` says."""
+LEAST_FIRST = 0.01
+"""Seconds a first reply thinks when starting the program took about all its time: a
+shallow search still, but no more (on a loaded machine a sandboxed Python program may take
+seconds to start)."""
+NEW_ITERATION_SHARE = 0.6
+"""No new iteration is begun after this share of the thinking time: the next one would
+take several times as long as all those before it, and mostly be cut short."""
 
 
 class Player(ABC):
@@ -60,8 +79,69 @@ class GreedyPlayer(Player):
         return self.rng.choice(best)
 
 
+def thinking_time(limit: float, waited: float = 0.0) -> float:
+    """Seconds of thinking a reply within ``limit`` seconds affords, when its request may
+    already have waited ``waited`` seconds before the bot could read it."""
+    seconds = max(limit * THINKING_SHARE - RESERVE, limit * LEAST_SHARE)
+    return max(seconds - waited, min(seconds, LEAST_FIRST))
+
+
 class SearchPlayer(Player):
-    """The searcher with its per-move budget."""
+    """The compiled searcher (:mod:`arena_stones.engine`), within the reply limit ``limit``:
+    it answers in :func:`thinking_time` by the wall clock, which also bounds its CPU time
+    (it thinks on one thread). ``waited``: how long its first request may have waited for
+    the process to start (:func:`~arena_stones.bot.process_age` for a program), taken off
+    that reply only.
+
+    Where the extension was not built it plays the Python searcher within the same time,
+    and says so once on stderr.
+    """
+
+    def __init__(self, limit: float = 1.0, waited: float = 0.0) -> None:
+        self.limit = limit
+        self.waited = waited
+        self.depth = 0
+        """Depth (in requests) of the last iteration the last move completed."""
+        self.nodes = 0
+        """Positions the last move visited."""
+        self.compiled = COMPILED.Searcher() if COMPILED is not None else None
+        self.fallback: Searcher | None = None
+        if self.compiled is None:
+            _say_fallback()
+            self.fallback = Searcher()
+
+    def choose(self, position: Position) -> Move:
+        seconds = thinking_time(self.limit, self.waited)
+        self.waited = 0.0
+        if self.compiled is None:
+            assert self.fallback is not None
+            move = self.fallback.best_move(position, seconds)
+            self.depth, self.nodes = self.fallback.depth, self.fallback.nodes
+            return move
+        move, self.depth, _value, self.nodes, _elapsed = self.compiled.think(
+            position.cells,
+            position.player,
+            position.phase,
+            position.single,
+            seconds,
+            seconds * NEW_ITERATION_SHARE,
+        )
+        return move
+
+
+@functools.cache
+def _say_fallback() -> None:
+    """Tell once per process that the compiled searcher is missing: a program's stderr is
+    its log, and an in-process bot is made once a game."""
+    print(
+        f"search: the compiled engine is not built ({MISSING}); playing the Python search",
+        file=sys.stderr,
+    )
+
+
+class PythonSearchPlayer(Player):
+    """The Python searcher (:mod:`arena_stones.search`) with its per-move budget: the
+    reference the compiled one is measured against, and the ``search-py`` bot."""
 
     def __init__(self, seconds: float = 1.0) -> None:
         self.seconds = seconds

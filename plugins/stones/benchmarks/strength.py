@@ -1,11 +1,16 @@
-"""How strong the searcher is: games against the random and the greedy bot.
+"""How strong the ``search`` bot is: games against the random, the greedy and the Python
+search bot (``search-py``, at the same time per move).
 
     python plugins/stones/benchmarks/strength.py [--games 100] [--time 1.0] [--workers 2]
+        [--opponents random,greedy,search-py] [--setup fixed|random]
 
-Each opponent plays ``--games`` games against the searcher, half with each colour, in
-process (the bots still speak the protocol's messages and every reply is judged) on a
-pool of worker processes. Prints the searcher's win rate overall and per colour, the
-longest move it took against its budget, the depth it reached, and how it lost.
+Each opponent plays ``--games`` games against the searcher in process (the bots still
+speak the protocol's messages and every reply is judged) on a pool of worker processes.
+Games go in pairs: the same start (a random set-up is drawn once per pair), the searcher
+White in one and Black in the other. Both searchers get ``--time`` seconds: the searcher
+as its reply limit, the Python search as its budget per move. Prints the searcher's win
+rate overall and per colour, the longest move it took against its limit, the depth it
+reached, and how it lost.
 """
 
 from __future__ import annotations
@@ -14,17 +19,22 @@ import argparse
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from arena_stones.bot import StonesBot
-from arena_stones.bots import greedy
+from arena_stones.bots import greedy, search_py
 from arena_stones.bots import random as random_bot
 from arena_stones.players import SearchPlayer
 from arena_stones.rules import BLACK, WHITE, Position
 from arena_stones.simulate import duel
 
-OPPONENTS = {"random": random_bot.make, "greedy": greedy.make}
+OPPONENTS: dict[str, Callable[[int, float], StonesBot]] = {
+    "random": lambda game, seconds: random_bot.make(seed=game),
+    "greedy": lambda game, seconds: greedy.make(seed=game),
+    "search-py": lambda game, seconds: search_py.make(seconds),
+}
 
 
 @dataclass
@@ -51,16 +61,16 @@ class Timed(StonesBot):
         replies = super().on_message(message)
         if replies:
             self.times.append(time.perf_counter() - start)
-            self.depths.append(self.search.searcher.depth)
+            self.depths.append(self.search.depth)
         return replies
 
 
 def play(opponent: str, game: int, seconds: float, setup: str) -> Result:
     searcher = Timed(seconds)
-    other: StonesBot = OPPONENTS[opponent](seed=game)
+    other = OPPONENTS[opponent](game, seconds)
     color = WHITE if game % 2 == 0 else BLACK
     white, black = (searcher, other) if color == WHITE else (other, searcher)
-    start = Position.initial(setup, random.Random(game))
+    start = Position.initial(setup, random.Random(game // 2))
     end = duel(white, black, start)
     return Result(
         opponent,
@@ -72,8 +82,8 @@ def play(opponent: str, game: int, seconds: float, setup: str) -> Result:
     )
 
 
-def report(results: list[Result], seconds: float) -> None:
-    for opponent in OPPONENTS:
+def report(results: list[Result], seconds: float, opponents: list[str]) -> None:
+    for opponent in opponents:
         mine = [r for r in results if r.opponent == opponent]
         if not mine:
             continue
@@ -100,19 +110,26 @@ def report(results: list[Result], seconds: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="per opponent (100)")
-    parser.add_argument("--time", type=float, default=1.0, help="searcher's seconds per move")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds per move (1.0)")
     parser.add_argument("--workers", type=int, default=2, help="processes (2)")
     parser.add_argument("--setup", choices=("fixed", "random"), default="fixed")
+    parser.add_argument(
+        "--opponents", default=",".join(OPPONENTS), help="comma-separated (all three)"
+    )
     args = parser.parse_args()
+    opponents = args.opponents.split(",")
+    unknown = set(opponents) - set(OPPONENTS)
+    if unknown:
+        parser.error(f"no such opponent: {', '.join(sorted(unknown))}")
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [
             pool.submit(play, opponent, game, args.time, args.setup)
-            for opponent in OPPONENTS
+            for opponent in opponents
             for game in range(args.games)
         ]
         results = [f.result() for f in futures]
-    report(results, args.time)
+    report(results, args.time, opponents)
     print(f"{len(results)} games in {time.perf_counter() - started:.0f}s")
 
 

@@ -3,10 +3,12 @@ small endgame."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -73,3 +75,16 @@ def with_stacks() -> Callable[..., Position]:
     """``with_stacks(stacks, player, allowed)`` -> the position with only those stacks on
     the board, ``player`` to move at the request ``allowed`` describes."""
     return _with_stacks
+
+
+@pytest.fixture(scope="session")
+def compiled() -> ModuleType:
+    """The compiled engine; skips where it was not built, but fails under CI=true, where the
+    plugin's install must have built it."""
+    from arena_stones.engine import COMPILED, MISSING
+
+    if COMPILED is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the compiled engine is not built: {MISSING}")
+        pytest.skip(f"the compiled engine is not built: {MISSING}")
+    return COMPILED

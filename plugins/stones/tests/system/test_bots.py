@@ -17,7 +17,7 @@ import pytest
 from arena_kernel.plugin import BotLogic
 from arena_kernel.testkit import run_match, stored_games
 from arena_stones.bot import StonesBot
-from arena_stones.bots import greedy, search
+from arena_stones.bots import greedy, search, search_py
 from arena_stones.bots import random as random_bot
 from arena_stones.rules import (
     ANY_MOVE,
@@ -54,7 +54,8 @@ def middle_game(seed: int = 5, plies: int = 12) -> Position:
 FACTORIES = {
     "random": lambda: random_bot.make(1),
     "greedy": lambda: greedy.make(1),
-    "search": lambda: search.make(0.03),
+    "search": lambda: search.make(0.05),
+    "search-py": lambda: search_py.make(0.03),
 }
 
 
@@ -263,7 +264,7 @@ def test_a_lost_position_gets_a_pass_rather_than_no_answer(endgame, with_stacks)
     assert bot.on_message(request(position)) == [{"Type": PASS, "From": None, "To": None}]
 
 
-def test_search_keeps_to_its_budget_on_a_busy_position():
+def test_search_answers_well_within_its_reply_limit_on_a_busy_position():
     position = middle_game()
     assert len(position.legal_moves()) > 100
     bot = search.make(0.5)
@@ -271,7 +272,18 @@ def test_search_keeps_to_its_budget_on_a_busy_position():
     started = time.perf_counter()
     (reply,) = bot.on_message(request(position))
     elapsed = time.perf_counter() - started
-    assert elapsed < 0.5 + 0.1
+    assert elapsed < 0.5  # its thinking time, and then some margin of the margin
+    assert position.judge(*parse_move(reply)) is None
+    assert bot.player.depth >= 3
+
+
+def test_the_python_search_keeps_to_its_budget_on_a_busy_position():
+    position = middle_game()
+    bot = search_py.make(0.5)
+    bot.on_message({"Color": position.player})
+    started = time.perf_counter()
+    (reply,) = bot.on_message(request(position))
+    assert time.perf_counter() - started < 0.5 + 0.1
     assert position.judge(*parse_move(reply)) is None
     assert bot.player.searcher.depth >= 2
 
@@ -294,7 +306,12 @@ def run_bot(module: str, args: list[str], messages: list[dict]) -> str:
 
 @pytest.mark.parametrize(
     ("module", "args"),
-    [("random", ["--seed", "3"]), ("greedy", ["--seed", "3"]), ("search", ["--time", "0.2"])],
+    [
+        ("random", ["--seed", "3"]),
+        ("greedy", ["--seed", "3"]),
+        ("search", ["--time", "0.2"]),
+        ("search_py", ["--time", "0.2"]),
+    ],
 )
 def test_bot_program_answers_requests_over_stdin_and_stdout(module, args):
     position = Position.initial()
