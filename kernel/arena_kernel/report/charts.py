@@ -185,3 +185,70 @@ def history_chart(
         for i, bot in enumerate(bots)
     )
     return f'<figure class="history">{"".join(parts)}<ul class="legend">{legend}</ul></figure>'
+
+
+def llr_chart(llrs: Sequence[float], lower: float, upper: float, decided_at: int | None) -> str:
+    """An SPRT's log-likelihood ratio after each pair (``llrs[i]`` after ``i + 1`` pairs)
+    between its two bounds; the pairs completed after the test decided at pair
+    ``decided_at`` are drawn apart (dashed), after a mark at the decision. Long tests are
+    drawn through at most about a thousand of their points, the decision among them."""
+    if not llrs:
+        return ""
+    every = max(1, len(llrs) // 1000)
+    shown = sorted(
+        {0, len(llrs) - 1, *range(0, len(llrs), every)}
+        | ({decided_at - 1} if decided_at is not None else set())
+    )
+    low, high = _range([lower, upper, *(llrs[i] for i in shown)])
+    left, right, top, bottom = 64, 48, 14, 40
+    width, height = 1000, 300
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(pairs: int) -> float:
+        return left + pairs / len(llrs) * plot_w
+
+    def y(value: float) -> float:
+        return top + (high - value) / (high - low) * plot_h
+
+    parts = [
+        '<svg class="chart llr" viewBox="0 0 '
+        f'{width} {height}" role="img" aria-label="LLR after each pair of games">'
+    ]
+    for tick in ticks(low, high):
+        ty = y(tick)
+        parts.append(
+            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
+            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
+        )
+    for tick in ticks(0, len(llrs), 6):
+        if tick == int(tick):
+            parts.append(
+                f'<text class="tick" x="{x(int(tick)):.1f}" y="{height - bottom + 16}">'
+                f"{int(tick)}</text>"
+            )
+    for name, bound in (("H1", upper), ("H0", lower)):
+        parts.append(
+            f'<line class="bound" x1="{left}" y1="{y(bound):.1f}" x2="{width - right}" '
+            f'y2="{y(bound):.1f}"/><text class="tick bound-name" x="{width - right + 6}" '
+            f'y="{y(bound) + 4:.1f}">{name}</text>'
+        )
+    parts.append(
+        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">pairs of games'
+        f'</text><line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
+        f'y2="{height - bottom}"/>'
+    )
+    end = len(llrs) if decided_at is None else decided_at
+    counted = [(0, 0.0)] + [(i + 1, llrs[i]) for i in shown if i < end]
+    after = [(i + 1, llrs[i]) for i in shown if i >= end - 1] if decided_at is not None else []
+    for points, kind in ((counted, "series"), (after, "series after")):
+        if len(points) > 1:
+            line = " ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in points)
+            parts.append(f'<polyline class="{kind}" points="{line}"/>')
+    if decided_at is not None:
+        value = llrs[decided_at - 1]
+        parts.append(
+            f'<circle class="decision" cx="{x(decided_at):.1f}" cy="{y(value):.1f}" r="5">'
+            f"<title>decided after {decided_at} pairs: LLR {esc(number(value))}</title></circle>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -13,10 +13,12 @@ from typing import Any
 from arena_kernel.match.standings import run_standings
 from arena_kernel.model import RunInfo, Standings
 from arena_kernel.report.analysis import cross_table, rating_history, result_kind
-from arena_kernel.report.charts import estimate_chart, history_chart
+from arena_kernel.report.charts import estimate_chart, history_chart, llr_chart
 from arena_kernel.report.html import esc, page, table
 from arena_kernel.report.stats import BotStats, fault_kinds
 from arena_kernel.scoring.base import Scorer, roster
+from arena_kernel.scoring.sprt import bounds
+from arena_kernel.scoring.sprt_run import SprtStep, settings_of
 from arena_kernel.store.sqlite import GameDetail, sandbox_counts
 
 
@@ -30,6 +32,8 @@ class RunView:
     stats: Sequence[BotStats]
     created: float | None = None
     finished: float | None = None
+    sprt_steps: Sequence[SprtStep] = ()
+    """The run's SPRT a pair at a time, as stored (none without ``[sprt]``)."""
 
 
 def scorers_of(spec: Mapping[str, Any]) -> tuple[list[str], str]:
@@ -49,7 +53,9 @@ def run_pages(
     games = sorted(view.games, key=lambda g: g.index)
     bots = roster(games, [str(b["name"]) for b in spec.get("bots", [])])
     scorers, ranking = scorers_of(spec)
-    tables, faults, sprt, own = run_standings(games, bots, scorers, scorer_class, spec)
+    tables, faults, sprt, own = run_standings(
+        games, bots, scorers, scorer_class, spec, view.sprt_steps
+    )
     title = f"run {run.run_id}: {run.name}"
     stored = f"{run.done_games} of {run.total_games} games stored"
     if view.finished is None and run.done_games < run.total_games:
@@ -62,7 +68,7 @@ def run_pages(
             _settings(view, scorers, ranking),
             _standings(tables, scorers, ranking, bots),
             _panel(own, "format"),
-            _panel(sprt, "sprt"),
+            _panel(sprt, "sprt", _llr_chart(view)),
             _faults(faults),
             _stats(view.stats),
             _cross(games, bots),
@@ -165,16 +171,26 @@ def _standings(
     return "".join(parts)
 
 
-def _panel(extra: Standings | None, anchor: str) -> str:
+def _panel(extra: Standings | None, anchor: str, figure: str = "") -> str:
     """A table beside the scorers' (the run's SPRT, a Swiss's scores, a knockout's
-    bracket); nothing for a run without it."""
+    bracket), with its ``figure`` if any; nothing for a run without it."""
     if extra is None:
         return ""
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in extra.notes)
     return (
         f'<section class="panel" id="{anchor}"><h2>{esc(extra.title)}</h2>'
-        f"{table(extra.columns, extra.rows)}{notes}</section>"
+        f"{table(extra.columns, extra.rows)}{notes}{figure}</section>"
     )
+
+
+def _llr_chart(view: RunView) -> str:
+    """The run's SPRT drawn a pair at a time, or nothing for a run without one."""
+    test = view.spec.get("sprt")
+    if not test or not view.sprt_steps:
+        return ""
+    lower, upper = bounds(settings_of(test))
+    decided = next((step.seq for step in view.sprt_steps if step.decision), None)
+    return llr_chart([step.llr for step in view.sprt_steps], lower, upper, decided)
 
 
 def _faults(faults: Standings | None) -> str:

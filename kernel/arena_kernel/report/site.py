@@ -64,6 +64,7 @@ def write_report(
                 bot_stats(store, run_id),
                 created=record.created,
                 finished=record.finished,
+                sprt_steps=store.sprt_steps(run_id),
             )
             site.games(store, view)
             views.append(view)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cluster_runs import stored_indexes
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.markers import hookimpl
@@ -98,14 +98,6 @@ def on_cluster(path: Path, address: str, **options: object) -> RunSummary:
     return run_prepared(
         prepare(path, executor="dask", executor_options={"scheduler": address, **options})
     )
-
-
-def stored_indexes(database: Path) -> list[int]:
-    try:
-        with sqlite3.connect(database) as conn:
-            return [row[0] for row in conn.execute("select idx from games order by idx")]
-    except sqlite3.Error:
-        return []
 
 
 @pytest.mark.parametrize("text", [NIM.format(talk=TALK, rounds=2), RPS], ids=["games", "sessions"])

@@ -1,0 +1,178 @@
+"""The dask executor on clusters started as a user starts one: a ``dask scheduler`` and
+``dask worker`` processes of their own (each with its nanny), on loopback. What a cluster
+that outlives one run needs: a coordinator that stops with one error line when the
+scheduler goes away, an SPRT that stays decided while pairs are still in play, workers
+that close the run of a coordinator killed with -9, no stored session played again when
+a worker dies, and the settings of a scheduler of the user's own checked."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from cluster_runs import WORKER_ENV, coordinator, descendants, stored_indexes, wait_for_stored
+
+from arena_kernel.runner.api import prepare, run_prepared
+from arena_kernel.store import Store
+from arena_kernel.testing.cluster import distributed_or_skip, process_cluster
+from arena_kernel.testkit import game_seed
+
+PYTHON = sys.executable
+
+NIM = f"""
+game = "{{game}}"
+seed = 11
+rounds = {{rounds}}
+concurrency = 2
+[game_options]
+pile = 15
+spread = 10
+{{options}}
+[[bots]]
+name = "one"
+cmd = ["{PYTHON}", "-m", "arena_kernel.testing.nim_bot", "random", "--seed", "1"]
+[[bots]]
+name = "two"
+cmd = ["{PYTHON}", "-m", "arena_kernel.testing.nim_bot", "random", "--seed", "2"]
+"""
+"""Nim between two seeded random bots that are processes: two games a round."""
+
+
+def nim(rounds: int, game: str = "nim", options: str = "", tail: str = "") -> str:
+    return NIM.format(game=game, rounds=rounds, options=options) + tail
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill", "term"])
+def test_the_coordinator_stops_with_one_error_line_when_the_scheduler_goes(
+    how: signal.Signals, write_match, tmp_path: Path
+) -> None:
+    path = write_match(nim(rounds=10))  # 20 games
+    database = tmp_path / "results.sqlite"
+    with process_cluster(tmp_path / "cluster") as cluster:
+        run = coordinator(path, cluster.scheduler_address)
+        wait_for_stored(database, 3, run)
+        assert cluster.scheduler is not None
+        cluster.scheduler.send_signal(how)
+        try:
+            _, stderr = run.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)  # the coordinator this test started
+            run.communicate()
+            pytest.fail("the coordinator did not stop within a minute of the scheduler's end")
+    lines = stderr.splitlines()
+    assert run.returncode == 2, stderr
+    (error,) = [line for line in lines if line.startswith("arena: error:")]
+    assert "lost the connection to the Dask scheduler" in error and "run it again" in error
+    assert error == lines[-1] and "Traceback" not in stderr, stderr
+    stored = stored_indexes(database)
+    assert 3 <= len(stored) < 20
+
+    summary = run_prepared(prepare(path))  # the games in play then: played now, once
+
+    assert (summary.skipped, summary.played, summary.errors) == (len(stored), 20 - len(stored), [])
+    assert stored_indexes(database) == list(range(20))
+
+
+SPRT = """
+plugins = ["scripted_pairs"]
+game = "scripted_pairs"
+games = 20
+seed = 5
+concurrency = 4
+[game_options]
+upsets = [{upset}]
+slow = [{upset}]
+delay = 3.0
+[sprt]
+elo0 = 0
+elo1 = 200
+alpha = 0.4
+beta = 0.4
+[[bots]]
+name = "a"
+builtin = "idle"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "idle"
+inproc = true
+"""
+"""An SPRT whose first pair (a wins both) accepts H1 (LLR 0.42, bounds +-0.405) while the
+second pair, which b wins both games of (LLR back to -0.32 with it), is still in play."""
+
+
+def test_an_sprt_decision_stays_decided_when_pairs_in_play_arrive_after_it(
+    write_match, tmp_path: Path
+) -> None:
+    path = write_match(SPRT.format(upset=game_seed(5, 1)))
+    with process_cluster(tmp_path / "cluster", workers=1, threads=4, env=WORKER_ENV) as cluster:
+        options = {"scheduler": cluster.scheduler_address}
+        summary = run_prepared(prepare(path, executor="dask", executor_options=options))
+
+    assert summary.errors == []
+    assert summary.sprt is not None
+    llr, _bounds, verdict, pairs, *_ = summary.sprt.rows[0]
+    assert verdict.startswith("H1 accepted") and pairs == 1 and llr == pytest.approx(0.419, 1e-3)
+    assert summary.stopped is not None and "accepted H1 after 1 pairs" in summary.stopped
+    with Store(Path(summary.run.database)) as store:
+        steps = store.sprt_steps(summary.run.run_id)
+        (record,) = store.run_records()
+    assert record.finished is not None, "a decided run is finished"
+    first, *after = steps
+    assert (first.seq, first.pair, first.total, first.decision) == (1, 0, 2.0, "H1")
+    assert {step.pair for step in after} >= {1} and all(s.decision is None for s in after)
+    assert next(s for s in after if s.pair == 1).total == 0.0
+    assert any("completed after the decision" in note for note in summary.sprt.notes)
+
+
+def test_workers_close_the_run_of_a_coordinator_killed_with_minus_9(
+    write_match, tmp_path: Path
+) -> None:
+    path = write_match(nim(rounds=200, tail="[executor_options.dask]\nlease = 2.0\n"))
+    distributed = distributed_or_skip()
+    with process_cluster(tmp_path / "cluster", workers=1) as cluster:
+        (worker_pid,) = cluster.wait_for_workers(1).values()
+        run = coordinator(path, cluster.scheduler_address)
+        wait_for_stored(tmp_path / "results.sqlite", 2, run)
+        wardens = [p for p, line in descendants(worker_pid).items() if "warden" in line]
+        assert wardens, "the worker plays the run with a warden of its own"
+        os.killpg(run.pid, signal.SIGKILL)  # the coordinator this test started
+        run.communicate()
+
+        from arena_kernel.executors.remote import open_runs
+
+        deadline = time.monotonic() + 60
+        with distributed.Client(cluster.scheduler_address, timeout=30) as client:
+            while True:
+                runs = client.run(open_runs)
+                left = [p for p in wardens if p in descendants(worker_pid)]
+                if not any(runs.values()) and not left:
+                    break
+                assert time.monotonic() < deadline, f"still open: {runs}, wardens {left}"
+                time.sleep(0.2)
+
+
+def test_a_worker_that_dies_plays_no_stored_session_again(write_match, tmp_path: Path) -> None:
+    tally = tmp_path / "tally"
+    path = write_match('plugins = ["tallied_nim"]\n' + nim(10, "tallied_nim", f'tally = "{tally}"'))
+    database = tmp_path / "results.sqlite"
+    with process_cluster(tmp_path / "cluster", workers=2, env=WORKER_ENV) as cluster:
+        pids = cluster.wait_for_workers(2)
+        run = coordinator(path, cluster.scheduler_address)
+        wait_for_stored(database, 6, run)
+        before = set(stored_indexes(database))
+        os.kill(next(iter(pids.values())), signal.SIGKILL)  # a worker of this test's cluster
+        _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert stored_indexes(database) == list(range(20))
+    plays = Counter(int(line) for line in tally.read_text().split())
+    with Store(database) as store:
+        seeds = {game.index: game.seed for game in store.games(1)}
+    again = sorted(index for index in before if plays[seeds[index]] != 1)
+    assert not again, f"games stored before the worker died were played again: {again}"
