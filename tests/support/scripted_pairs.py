@@ -47,3 +47,37 @@ class ScriptedPairs(Game[None]):
 @hookimpl
 def arena_register_games(register: Register) -> None:
     register(ScriptedPairs)
+
+
+def sprt_in_play(delay: float, concurrency: int = 4) -> str:
+    """A match file's text: an SPRT of ``a`` against ``b`` (bounds +-0.405) whose first
+    pair, which a wins both games of, accepts H1 (LLR 0.419) while the second pair is in
+    play: b wins both of its games, ``delay`` seconds long, and with it the LLR is back
+    inside the bounds (-0.315). Twenty games, ``concurrency`` at a time."""
+    from arena_kernel.testkit import game_seed  # for the tests, not the workers' plugin
+
+    upset = game_seed(5, 1)
+    return f"""
+plugins = ["scripted_pairs"]
+game = "scripted_pairs"
+games = 20
+seed = 5
+concurrency = {concurrency}
+[game_options]
+upsets = [{upset}]
+slow = [{upset}]
+delay = {delay}
+[sprt]
+elo0 = 0
+elo1 = 200
+alpha = 0.4
+beta = 0.4
+[[bots]]
+name = "a"
+builtin = "idle"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "idle"
+inproc = true
+"""

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 from cluster_runs import WORKER_ENV, coordinator, descendants, stored_indexes, wait_for_stored
+from scripted_pairs import sprt_in_play
 
 from arena_kernel.runner.api import prepare, run_prepared
 from arena_kernel.store import Store
 from arena_kernel.testing.cluster import distributed_or_skip, process_cluster
-from arena_kernel.testkit import game_seed
 
 PYTHON = sys.executable
 
@@ -79,38 +79,10 @@ def test_the_coordinator_stops_with_one_error_line_when_the_scheduler_goes(
     assert stored_indexes(database) == list(range(20))
 
 
-SPRT = """
-plugins = ["scripted_pairs"]
-game = "scripted_pairs"
-games = 20
-seed = 5
-concurrency = 4
-[game_options]
-upsets = [{upset}]
-slow = [{upset}]
-delay = 3.0
-[sprt]
-elo0 = 0
-elo1 = 200
-alpha = 0.4
-beta = 0.4
-[[bots]]
-name = "a"
-builtin = "idle"
-inproc = true
-[[bots]]
-name = "b"
-builtin = "idle"
-inproc = true
-"""
-"""An SPRT whose first pair (a wins both) accepts H1 (LLR 0.42, bounds +-0.405) while the
-second pair, which b wins both games of (LLR back to -0.32 with it), is still in play."""
-
-
 def test_an_sprt_decision_stays_decided_when_pairs_in_play_arrive_after_it(
     write_match, tmp_path: Path
 ) -> None:
-    path = write_match(SPRT.format(upset=game_seed(5, 1)))
+    path = write_match(sprt_in_play(delay=3.0))
     with process_cluster(tmp_path / "cluster", workers=1, threads=4, env=WORKER_ENV) as cluster:
         options = {"scheduler": cluster.scheduler_address}
         summary = run_prepared(prepare(path, executor="dask", executor_options=options))
