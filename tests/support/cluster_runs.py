@@ -1,13 +1,17 @@
 """What the dask executor's tests share: the games a database holds, an ``arena run`` on a
-cluster as a user starts it, and the processes a worker has below it."""
+cluster as a user starts it, the processes a worker has below it and the ports processes
+listen on."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import os
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from paths import SUPPORT
@@ -77,3 +81,33 @@ def descendants(pid: int) -> dict[int, str]:
         found[child] = lines[child]
         todo.extend(children.get(child, []))
     return found
+
+
+def listening_addresses(pids: Iterable[int]) -> set[str]:
+    """The local addresses (``127.0.0.1:8786``) of the TCP sockets that ``pids`` listen on."""
+    inodes = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and inode in inodes:  # LISTEN
+                found.add(_address(local))
+    return found
+
+
+def _address(hexed: str) -> str:
+    """``0100007F:1F90`` (as /proc/net/tcp writes it) as ``127.0.0.1:8080``."""
+    host, port = hexed.split(":")
+    raw = bytes.fromhex(host)
+    if len(raw) == 4:
+        return f"{ipaddress.IPv4Address(raw[::-1])}:{int(port, 16)}"
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))
+    return f"[{ipaddress.IPv6Address(words)}]:{int(port, 16)}"

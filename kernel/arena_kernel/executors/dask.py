@@ -57,6 +57,9 @@ T = TypeVar("T")
 WATCH = 0.25
 """Seconds between looks at the connection to the scheduler while the coordinator waits."""
 
+LOOPBACK = "127.0.0.1"
+"""Where every port of the cluster a run starts for itself listens."""
+
 CLOSE_WAIT = 10.0
 """Seconds the coordinator gives the cluster to close the run at its end."""
 
@@ -181,15 +184,17 @@ class DaskExecutor(Executor):
             }
             with dask.config.set(settings):
                 # Every port of the cluster on loopback and no dashboard: whoever reaches
-                # a scheduler can run code on its workers.
+                # a scheduler can run code on its workers. (The scheduler serves its
+                # health and metrics pages over HTTP all the same: on a free port.)
                 self.cluster = await distributed.LocalCluster(
                     n_workers=self.config["workers"],
                     threads_per_worker=self.config["threads"],
                     processes=True,
                     asynchronous=True,
-                    host="127.0.0.1",
+                    host=LOOPBACK,
                     dashboard_address=None,
                     worker_dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": f"{LOOPBACK}:0"},
                     silence_logs=logging.ERROR,
                 )
             address = self.cluster.scheduler_address

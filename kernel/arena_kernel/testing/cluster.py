@@ -41,7 +41,9 @@ def local_cluster(
         n_workers=workers,
         threads_per_worker=threads,
         processes=True,
+        host="127.0.0.1",
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # its health pages: any port
         silence_logs=logging.ERROR,
         env=dict(env or {}),
     ) as cluster:

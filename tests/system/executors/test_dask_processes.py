@@ -19,6 +19,8 @@ import pytest
 from cluster_runs import WORKER_ENV, coordinator, descendants, stored_indexes, wait_for_stored
 from scripted_pairs import sprt_in_play
 
+from arena_kernel.markers import hookimpl
+from arena_kernel.model import RunInfo
 from arena_kernel.runner.api import prepare, run_prepared
 from arena_kernel.store import Store
 from arena_kernel.testing.cluster import distributed_or_skip, process_cluster
@@ -79,15 +81,28 @@ def test_the_coordinator_stops_with_one_error_line_when_the_scheduler_goes(
     assert stored_indexes(database) == list(range(20))
 
 
+class Header:
+    """An observer: the executor's note of each run's header."""
+
+    def __init__(self) -> None:
+        self.notes: list[str | None] = []
+
+    @hookimpl
+    def arena_run_start(self, run: RunInfo) -> None:
+        self.notes.append(run.executor_note)
+
+
 def test_an_sprt_decision_stays_decided_when_pairs_in_play_arrive_after_it(
     write_match, tmp_path: Path
 ) -> None:
     path = write_match(sprt_in_play(delay=3.0))
+    header = Header()
     with process_cluster(tmp_path / "cluster", workers=1, threads=4, env=WORKER_ENV) as cluster:
         options = {"scheduler": cluster.scheduler_address}
-        summary = run_prepared(prepare(path, executor="dask", executor_options=options))
+        summary = run_prepared(prepare(path, executor="dask", executor_options=options), [header])
 
     assert summary.errors == []
+    assert header.notes == [None], "a scheduler set as the README says: nothing to say"
     assert summary.sprt is not None
     llr, _bounds, verdict, pairs, *_ = summary.sprt.rows[0]
     assert verdict.startswith("H1 accepted") and pairs == 1 and llr == pytest.approx(0.419, 1e-3)
@@ -148,3 +163,21 @@ def test_a_worker_that_dies_plays_no_stored_session_again(write_match, tmp_path:
         seeds = {game.index: game.seed for game in store.games(1)}
     again = sorted(index for index in before if plays[seeds[index]] != 1)
     assert not again, f"games stored before the worker died were played again: {again}"
+
+
+def test_a_scheduler_with_dasks_defaults_is_told_what_to_set(write_match, tmp_path: Path) -> None:
+    path = write_match(nim(rounds=1))
+    with process_cluster(tmp_path / "cluster", workers=1, settings={}) as cluster:
+        run = coordinator(path, cluster.scheduler_address)
+        _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    (note,) = [line for line in stderr.splitlines() if "worker-saturation" in line]
+    assert note.startswith(f"arena: the Dask scheduler at {cluster.scheduler_address}: ")
+    assert "worker-saturation 1.1 hands a worker sessions beyond its threads" in note
+    tries = "allowed-failures 3 starts a session 4 times on workers that die, not `tries` = 3"
+    assert tries in note
+    assert note.endswith(
+        "start it with DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION=1.0 "
+        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=2"
+    )
+    assert stored_indexes(tmp_path / "results.sqlite") == [0, 1]
