@@ -1,9 +1,9 @@
 """Several machines on this one, for tests of a cluster: each worker in namespaces of its
 own, so that it shares nothing with the coordinator or another worker by accident.
 
-A :class:`TestBed` makes a bridge on a private subnet of its own (``10.X.Y.0/24``, one no
-interface of this machine is on), where the scheduler listens. Each worker
-(:meth:`TestBed.start_worker`) gets
+A test bed (:class:`SeparateMachines`) makes a bridge on a private subnet of its own
+(``10.X.Y.0/24``, one no interface of this machine is on), where the scheduler listens.
+Each worker (:meth:`SeparateMachines.start_worker`) gets
 
 - a network namespace of its own, joined to the bridge by a veth pair: it reaches the
   scheduler and the other workers only over that link (which :meth:`Machine.cut` takes
@@ -20,16 +20,17 @@ the bridge and the veth pairs with the bed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from arena_kernel.testing.cluster import ProcessCluster
+from arena_kernel.testing.cluster import SAFE_SCHEDULER, ProcessCluster
 
 WORKER_HOME = "/tmp/worker"
 """A worker's working folder, in its own ``/tmp``."""
@@ -54,7 +55,7 @@ def unavailable() -> str | None:
     )
     if probe.returncode != 0:
         return f"cannot make network and mount namespaces here: {probe.stderr.strip()}"
-    name = f"arena-probe{os.getpid() % 100000}"
+    name = f"arprobe{os.getpid() % 100000}"  # at most 15 characters, as every name
     made = _ip("link", "add", name, "type", "bridge")
     if made.returncode != 0:
         return f"cannot make a network bridge here: {made.stderr.strip()}"
@@ -94,7 +95,7 @@ class Machine:
         _check(_ip("link", "set", self.link, "up"))
 
 
-class TestBed:
+class SeparateMachines:
     """Workers on machines of their own on this one (see the module); use as a context
     manager, then start a :class:`~arena_kernel.testing.cluster.ProcessCluster` whose
     scheduler listens on :attr:`scheduler_host`."""
@@ -107,7 +108,7 @@ class TestBed:
         self.scheduler_host = f"{self.prefix}.1"
         self.machines: list[Machine] = []
 
-    def __enter__(self) -> TestBed:
+    def __enter__(self) -> SeparateMachines:
         _check(_ip("link", "add", self.bridge, "type", "bridge"))
         try:
             _check(_ip("addr", "add", f"{self.scheduler_host}/24", "dev", self.bridge))
@@ -126,6 +127,27 @@ class TestBed:
         for machine in self.machines:
             _ip("link", "del", machine.link)  # gone already if its namespace has ended
         _ip("link", "del", self.bridge)
+
+    @contextlib.contextmanager
+    def cluster(
+        self,
+        folder: Path,
+        machines: int = 2,
+        shipped: Mapping[Path, Path] = {},
+        settings: Mapping[str, object] = SAFE_SCHEDULER,
+        env: Mapping[str, str] = {},
+    ) -> Iterator[tuple[ProcessCluster, list[Machine]]]:
+        """A scheduler on the bed's bridge and a worker on each of ``machines`` machines
+        (each with a copy of ``shipped``), ready; ended on exit."""
+        folder.mkdir(parents=True, exist_ok=True)
+        cluster = ProcessCluster(folder, host=self.scheduler_host)
+        try:
+            cluster.start_scheduler(settings)
+            started = [self.start_worker(cluster, shipped, env=env) for _ in range(machines)]
+            cluster.wait_for_workers(machines)
+            yield cluster, started
+        finally:
+            cluster.close()
 
     def start_worker(
         self,
@@ -193,3 +215,16 @@ def _boot_script(nic: str, address: str, home: Path, copies: list[tuple[Path, Pa
 def _check(done: subprocess.CompletedProcess[str]) -> None:
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(done.args)}: {done.stderr.strip()}")
+
+
+@contextlib.contextmanager
+def separate_machines() -> Iterator[SeparateMachines]:
+    """Separate machines for a test; skips it with the reason where none can be made
+    (fails it instead under ``CI=true``)."""
+    why = unavailable()
+    if why is not None:
+        from arena_kernel.testing.pytest_plugin import skip_unless_ci
+
+        skip_unless_ci(why)
+    with SeparateMachines() as bed:
+        yield bed
