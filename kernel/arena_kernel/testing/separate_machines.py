@@ -25,12 +25,13 @@ import os
 import shlex
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from arena_kernel.testing.cluster import SAFE_SCHEDULER, ProcessCluster
+from arena_kernel.testing.cluster import SAFE_SCHEDULER, STARTUP, ProcessCluster
 
 WORKER_HOME = "/tmp/worker"
 """A worker's working folder, in its own ``/tmp``."""
@@ -178,6 +179,7 @@ class SeparateMachines:
         )
         machine = Machine(number, address, process, link, inside)
         self.machines.append(machine)
+        _wait_for_own_network(process)
         _check(_ip("link", "add", link, "type", "veth", "peer", "name", inside))
         _check(_ip("link", "set", inside, "netns", str(process.pid)))
         _check(_ip("link", "set", link, "master", self.bridge))
@@ -210,6 +212,17 @@ def _boot_script(nic: str, address: str, home: Path, copies: list[tuple[Path, Pa
         lines.append(f"mkdir -p {q(str(target))} && mount --bind /mnt/{i} {q(str(target))}")
     lines += ["umount -l /mnt", f"cd {WORKER_HOME}", 'exec "$@"']
     return "\n".join(lines)
+
+
+def _wait_for_own_network(process: subprocess.Popen[bytes]) -> None:
+    """Wait until ``process`` is in a network namespace of its own (``unshare`` makes it
+    after it has started): a link moved to it before would stay in this one."""
+    ours = os.readlink("/proc/self/ns/net")
+    deadline = time.monotonic() + STARTUP
+    while os.readlink(f"/proc/{process.pid}/ns/net") == ours:
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"machine process {process.pid} made no network of its own")
+        time.sleep(0.005)
 
 
 def _check(done: subprocess.CompletedProcess[str]) -> None:
