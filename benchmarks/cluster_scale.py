@@ -228,9 +228,8 @@ def main() -> None:
     print(f"\n{args.trials} trials, medians; Python {python}, {os.cpu_count()} cores")
     print("CPU ms/game: the command's CPU time (the local one's with its bots) per game;")
     print("a game more: what each game adds to it, past the command's start and set-up")
-    print(
-        f"{'machines':>8}  {'run':8}{'games':>6}{'games/s':>9}{'CPU ms/game':>13}{'a game more':>13}"
-    )
+    head = f"{'machines':>8}  {'run':8}{'games':>6}{'games/s':>9}"
+    print(f"{head}{'CPU ms/game':>13}{'a game more':>13}")
     for count, name, games_run, rate, cost, more in rows:
         print(f"{count:>8}  {name:8}{games_run:>6}{rate:>9.1f}{cost:>13.1f}{more:>13.1f}")
     print(
