@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from paths import SUPPORT
@@ -31,16 +31,16 @@ def stored_indexes(database: Path) -> list[int]:
         return []
 
 
-def coordinator(match: Path, address: str) -> subprocess.Popen[str]:
+def coordinator(match: Path, address: str, env: Mapping[str, str] = {}) -> subprocess.Popen[str]:
     """``arena run -q MATCH --executor dask --scheduler ADDRESS`` as a process of its own
-    (its stderr piped), in a session of its own."""
+    (its stderr piped, ``env`` added to its environment), in a session of its own."""
     command = [sys.executable, "-m", "arena_kernel.cli.main", "run", "-q", str(match)]
     return subprocess.Popen(
         [*command, "--executor", "dask", "--scheduler", address],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, **WORKER_ENV},
+        env={**os.environ, **WORKER_ENV, **env},
         start_new_session=True,
     )
 

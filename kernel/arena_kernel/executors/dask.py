@@ -199,14 +199,21 @@ class DaskExecutor(Executor):
                 )
             address = self.cluster.scheduler_address
         self.address = address
+        timeout = self.config["timeout"]
+        client = distributed.Client(address, asynchronous=True, timeout=timeout)
         try:
-            timeout = self.config["timeout"]
-            self.client = await distributed.Client(address, asynchronous=True, timeout=timeout)
-            await self.client.wait_for_workers(1, timeout=timeout)
-        except (OSError, TimeoutError) as exc:
+            await client
+            await client.wait_for_workers(1, timeout=timeout)
+            self.client = client
+        except Exception as exc:  # a connection refused, no TLS settings for tls://...
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), CLOSE_WAIT)
+            hint = ""
+            if str(address).startswith("tls://"):
+                hint = " (a tls:// scheduler takes Dask's TLS settings: see the README)"
             raise SetupError(
                 f"{self.match.spec.path}: cannot reach a Dask scheduler with a worker at "
-                f"{address}: {exc}"
+                f"{address}: {exc}{hint}"
             ) from None
 
     async def _scheduler_settings(self) -> str | None:

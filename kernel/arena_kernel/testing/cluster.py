@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -82,16 +83,77 @@ def dask_environment(settings: Mapping[str, object]) -> dict[str, str]:
     }
 
 
+@dataclass(frozen=True)
+class TlsFiles:
+    """A certificate authority's certificate, and a key with a certificate it signed: what
+    every process of a cluster started with TLS presents, and checks the others' against."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+    def flags(self) -> list[str]:
+        """The ``dask scheduler`` and ``dask worker`` options that use them."""
+        return [
+            *("--tls-ca-file", str(self.ca)),
+            *("--tls-cert", str(self.cert)),
+            *("--tls-key", str(self.key)),
+        ]
+
+    def client_environment(self) -> dict[str, str]:
+        """What a client of the cluster (the coordinator) needs in its environment."""
+        return dask_environment(
+            {
+                "distributed.comm.tls.ca-file": self.ca,
+                "distributed.comm.tls.client.cert": self.cert,
+                "distributed.comm.tls.client.key": self.key,
+            }
+        )
+
+
+def tls_files(folder: Path) -> TlsFiles:
+    """A certificate authority of its own and a key with a certificate it signs, made in
+    ``folder`` by the ``openssl`` command."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    openssl(
+        *("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"),
+        *("-subj", "/CN=arena test CA", "-keyout", "ca-key.pem", "-out", "ca.pem"),
+    )
+    openssl(
+        *("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=arena test cluster"),
+        *("-keyout", "key.pem", "-out", "request.pem"),
+    )
+    (folder / "names.ext").write_text("subjectAltName = IP:127.0.0.1, DNS:localhost\n")
+    openssl(
+        *("x509", "-req", "-in", "request.pem", "-CA", "ca.pem", "-CAkey", "ca-key.pem"),
+        *("-CAcreateserial", "-days", "2", "-extfile", "names.ext", "-out", "cert.pem"),
+    )
+    return TlsFiles(folder / "ca.pem", folder / "cert.pem", folder / "key.pem")
+
+
 class ProcessCluster:
     """A Dask scheduler and workers started with Dask's own commands, each an OS process
     of its own (a worker with its nanny), as on machines of their own: what a user who
-    runs ``dask scheduler`` and ``dask worker`` has. Their output goes to files in
+    runs ``dask scheduler`` and ``dask worker`` as the README says has (every web page
+    on loopback; with ``tls``, TLS between them all). Their output goes to files in
     ``folder``. :meth:`close` ends every one of them."""
 
-    def __init__(self, folder: Path, host: str = "127.0.0.1", env: Mapping[str, str] = {}):
+    def __init__(
+        self,
+        folder: Path,
+        host: str = "127.0.0.1",
+        env: Mapping[str, str] = {},
+        tls: TlsFiles | None = None,
+    ):
         self.folder = folder
         self.host = host
         self.env = {**os.environ, **env}
+        self.tls = tls
+        self.secure = [] if tls is None else tls.flags()
         self.scheduler: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes]] = []
         self.scheduler_file = folder / "scheduler.json"
@@ -109,8 +171,12 @@ class ProcessCluster:
             "--port",
             "0",
             "--no-dashboard",
+            "--dashboard-address",
+            "127.0.0.1:0",
             "--scheduler-file",
             str(self.scheduler_file),
+            *(["--protocol", "tls"] if self.tls else []),
+            *self.secure,
         ]
         self.scheduler = self._start(command, "scheduler", dask_environment(settings))
         deadline = time.monotonic() + STARTUP
@@ -147,6 +213,9 @@ class ProcessCluster:
             "--host",
             host or self.host,
             "--no-dashboard",
+            "--dashboard-address",
+            "127.0.0.1:0",
+            *self.secure,
             "--nthreads",
             str(threads),
             "--name",
@@ -161,7 +230,18 @@ class ProcessCluster:
     def wait_for_workers(self, count: int) -> dict[str, int]:
         """Wait until the scheduler has ``count`` workers; each one's process id."""
         distributed = distributed_or_skip()
-        with distributed.Client(self.scheduler_address, timeout=STARTUP) as client:
+        security = None
+        if self.tls is not None:
+            tls = self.tls
+            security = distributed.Security(
+                tls_ca_file=str(tls.ca),
+                tls_client_cert=str(tls.cert),
+                tls_client_key=str(tls.key),
+                require_encryption=True,
+            )
+        with distributed.Client(
+            self.scheduler_address, timeout=STARTUP, security=security
+        ) as client:
             client.wait_for_workers(count, timeout=STARTUP)
             pids: dict[str, int] = client.run(os.getpid)
             return pids
@@ -206,13 +286,14 @@ def process_cluster(
     threads: int = 1,
     env: Mapping[str, str] = {},
     settings: Mapping[str, object] = SAFE_SCHEDULER,
+    tls: TlsFiles | None = None,
 ) -> Iterator[ProcessCluster]:
     """A :class:`ProcessCluster` on loopback with ``workers`` workers of ``threads``
     threads each (``env`` set in them), its scheduler started with ``settings``, ready;
     ended on exit."""
     distributed_or_skip()
     folder.mkdir(parents=True, exist_ok=True)
-    cluster = ProcessCluster(folder, env=env)
+    cluster = ProcessCluster(folder, env=env, tls=tls)
     try:
         cluster.start_scheduler(settings)
         for _ in range(workers):

@@ -23,7 +23,7 @@ from arena_kernel.markers import hookimpl
 from arena_kernel.model import RunInfo
 from arena_kernel.runner.api import prepare, run_prepared
 from arena_kernel.store import Store
-from arena_kernel.testing.cluster import distributed_or_skip, process_cluster
+from arena_kernel.testing.cluster import distributed_or_skip, process_cluster, tls_files
 
 PYTHON = sys.executable
 
@@ -180,4 +180,22 @@ def test_a_scheduler_with_dasks_defaults_is_told_what_to_set(write_match, tmp_pa
         "start it with DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION=1.0 "
         "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=2"
     )
+    assert stored_indexes(tmp_path / "results.sqlite") == [0, 1]
+
+
+def test_a_cluster_with_tls_plays_for_a_coordinator_with_a_certificate_alone(
+    write_match, tmp_path: Path
+) -> None:
+    tls = tls_files(tmp_path / "tls")
+    path = write_match(nim(rounds=1, tail="[executor_options.dask]\ntimeout = 5.0\n"))
+    with process_cluster(tmp_path / "cluster", workers=1, tls=tls) as cluster:
+        assert cluster.scheduler_address.startswith("tls://")
+        stranger = coordinator(path, cluster.scheduler_address)
+        _, refused = stranger.communicate(timeout=300)
+        member = coordinator(path, cluster.scheduler_address, tls.client_environment())
+        _, stderr = member.communicate(timeout=300)
+    assert stranger.returncode == 2, refused
+    (error,) = refused.splitlines()
+    assert error.startswith("arena: error: ") and "cannot reach a Dask scheduler" in error
+    assert member.returncode == 0, stderr
     assert stored_indexes(tmp_path / "results.sqlite") == [0, 1]
