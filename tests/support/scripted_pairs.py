@@ -32,6 +32,7 @@ class ScriptedPairs(Game[None]):
         "upsets": Option([], "seeds of the games the other bot wins", type=list[int]),
         "slow": Option([], "seeds of the games that take `delay` seconds", type=list[int]),
         "delay": Option(2.0, "how long a slow game takes (s)", above=0),
+        "expel": Option([], "seeds of the games that put the other bot out", type=list[int]),
     }
     bots = {"idle": BuiltinBot("never asked anything", __name__, inproc=Idle)}
 
@@ -40,6 +41,8 @@ class ScriptedPairs(Game[None]):
             await asyncio.sleep(self.config["delay"])
         names = [table.name(seat) for seat in range(len(table))]
         favourite = names.index(self.config["favourite"])
+        if seed in self.config["expel"]:
+            return Outcome.win(favourite, 2, "put out", disqualified=frozenset({1 - favourite}))
         winner = 1 - favourite if seed in self.config["upsets"] else favourite
         return Outcome.win(winner, 2, "as scripted")
 
@@ -49,11 +52,12 @@ def arena_register_games(register: Register) -> None:
     register(ScriptedPairs)
 
 
-def sprt_in_play(delay: float, concurrency: int = 4) -> str:
+def sprt_in_play(delay: float, concurrency: int = 4, expel: bool = False) -> str:
     """A match file's text: an SPRT of ``a`` against ``b`` (bounds +-0.405) whose first
     pair, which a wins both games of, accepts H1 (LLR 0.419) while the second pair is in
     play: b wins both of its games, ``delay`` seconds long, and with it the LLR is back
-    inside the bounds (-0.315). Twenty games, ``concurrency`` at a time."""
+    inside the bounds (-0.315); with ``expel``, those games put b out of the run instead.
+    Twenty games, ``concurrency`` at a time."""
     from arena_kernel.testkit import game_seed  # for the tests, not the workers' plugin
 
     upset = game_seed(5, 1)
@@ -67,6 +71,7 @@ concurrency = {concurrency}
 upsets = [{upset}]
 slow = [{upset}]
 delay = {delay}
+expel = [{upset if expel else ""}]
 [sprt]
 elo0 = 0
 elo1 = 200

@@ -258,10 +258,13 @@ class DaskExecutor(Executor):
         """Renew the run's lease on every worker, for as long as the run plays."""
         from arena_kernel.executors.remote import renew_run
 
+        every = self.setup.lease / 4
         while True:
-            await asyncio.sleep(self.setup.lease / 4)
+            await asyncio.sleep(every)
             with contextlib.suppress(Exception):  # a worker gone, a scheduler gone: play() sees
-                await self.client.run(renew_run, self.setup.token, on_error="ignore")
+                # Bounded: a worker that cannot be reached must not hold up the others'.
+                renewal = self.client.run(renew_run, self.setup.token, on_error="ignore")
+                await asyncio.wait_for(renewal, every)
 
     async def _connected(self, awaitable: Awaitable[T]) -> T:
         """What ``awaitable`` gives, waited for as long as the connection to the scheduler

@@ -161,6 +161,7 @@ class Runner:
             if playing:
                 await self.executor.play(_until_decided(iter(sessions), sprt), results)
                 await self._later_stages(pending, results)
+                await self._undecided_again(sprt, results)
         except SetupError as exc:
             left = (
                 f"{len(pending) - results.played} of its games not played"
@@ -258,6 +259,17 @@ class Runner:
             previous = indexes
             sessions = Sessions(pending, self.lifetime, self.spec.concurrency)
             await self.executor.play(iter(sessions), results)
+
+    async def _undecided_again(self, sprt: SprtTracker | None, results: RunResults) -> None:
+        """Play the games left when the run's SPRT decided and then was undone (a bot put
+        out of the run, with every game the test had counted) while games were still in
+        play: with no decision, the schedule goes on."""
+        if sprt is None or sprt.decided or self.stages is not None:
+            return
+        done = self.store.stored_indexes(results.run.run_id)
+        left = Sessions(Pending(self.schedule, done), self.lifetime, self.spec.concurrency)
+        if left:
+            await self.executor.play(_until_decided(iter(left), sprt), results)
 
     def _over(self, done_games: int, run_id: int) -> bool:
         """Whether every game of the run is stored (for a staged format: no stage left)."""

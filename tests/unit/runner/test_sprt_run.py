@@ -106,3 +106,18 @@ def test_pairs_in_play_when_the_test_decides_are_stored_apart_and_the_decision_k
     again = run_match(path)
     assert again.played == 0 and again.sprt is not None
     assert (again.sprt.rows, again.sprt.notes) == (summary.sprt.rows, summary.sprt.notes)
+
+
+def test_a_bot_put_out_after_the_decision_takes_the_test_with_its_games(write_match) -> None:
+    """The pair in play when the test decides puts b out of the run: every game of b stops
+    counting, and so does the test, in the store and in the run alike."""
+    summary = run_match(write_match(sprt_in_play(delay=0.5, expel=True)))
+
+    assert summary.errors == [] and summary.stopped is None
+    assert summary.sprt is not None
+    _llr, _bounds, verdict, pairs, *_ = summary.sprt.rows[0]
+    assert (verdict, pairs) == ("no decision yet", 0)
+    games = stored(summary)
+    assert len(games) == 20 and all(game.void for game in games)
+    with Store(Path(summary.run.database)) as store:
+        assert store.sprt_steps(summary.run.run_id) == []
