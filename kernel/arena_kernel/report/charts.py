@@ -5,7 +5,8 @@ no file, script or library to show them."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from arena_kernel.model import Estimate
 from arena_kernel.report.html import esc
@@ -126,6 +127,47 @@ def estimate_chart(
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class _Box:
+    """A line plot's picture: its size and the margins of its plotting area."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    bottom: int
+
+
+def _frame(
+    box: _Box,
+    x: Callable[[int], float],
+    y: Callable[[float], float],
+    values: tuple[float, float],
+    counts: tuple[int, int],
+) -> str:
+    """A line plot's grid and axes: a labelled line per round value of ``values`` (low,
+    high) across it, and labelled whole numbers of ``counts`` (first, last) below it."""
+    parts = []
+    for tick in ticks(*values):
+        ty = y(tick)
+        parts.append(
+            f'<line class="grid" x1="{box.left}" y1="{ty:.1f}" x2="{box.width - box.right}" '
+            f'y2="{ty:.1f}"/><text class="tick left" x="{box.left - 6}" y="{ty + 4:.1f}">'
+            f"{esc(number(tick))}</text>"
+        )
+    for tick in ticks(*counts, 6):
+        if tick == int(tick):
+            parts.append(
+                f'<text class="tick" x="{x(int(tick)):.1f}" y="{box.height - box.bottom + 16}">'
+                f"{int(tick)}</text>"
+            )
+    parts.append(
+        f'<line class="axis" x1="{box.left}" y1="{box.height - box.bottom}" '
+        f'x2="{box.width - box.right}" y2="{box.height - box.bottom}"/>'
+    )
+    return "".join(parts)
+
+
 def history_chart(
     points: Sequence[tuple[int, Mapping[str, float]]], bots: Sequence[str], label: str
 ) -> str:
@@ -150,23 +192,9 @@ def history_chart(
         f'<svg class="chart history" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{esc(label)}">'
     ]
-    for tick in ticks(low, high):
-        ty = y(tick)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
-            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
-        )
-    for tick in ticks(first, last, 6):
-        if tick != int(tick):
-            continue
-        tx = x(int(tick))
-        parts.append(
-            f'<text class="tick" x="{tx:.1f}" y="{height - bottom + 16}">{int(tick)}</text>'
-        )
     parts.append(
-        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
-        f'<line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
-        f'y2="{height - bottom}"/>'
+        _frame(_Box(width, height, left, right, bottom), x, y, (low, high), (first, last))
+        + f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
     )
     for i, bot in enumerate(bots):
         line = [
@@ -214,29 +242,17 @@ def llr_chart(llrs: Sequence[float], lower: float, upper: float, decided_at: int
         '<svg class="chart llr" viewBox="0 0 '
         f'{width} {height}" role="img" aria-label="LLR after each pair of games">'
     ]
-    for tick in ticks(low, high):
-        ty = y(tick)
-        parts.append(
-            f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
-            f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{esc(number(tick))}</text>'
-        )
-    for tick in ticks(0, len(llrs), 6):
-        if tick == int(tick):
-            parts.append(
-                f'<text class="tick" x="{x(int(tick)):.1f}" y="{height - bottom + 16}">'
-                f"{int(tick)}</text>"
-            )
+    parts.append(
+        _frame(_Box(width, height, left, right, bottom), x, y, (low, high), (0, len(llrs)))
+        + f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">pairs of games'
+        "</text>"
+    )
     for name, bound in (("H1", upper), ("H0", lower)):
         parts.append(
             f'<line class="bound" x1="{left}" y1="{y(bound):.1f}" x2="{width - right}" '
             f'y2="{y(bound):.1f}"/><text class="tick bound-name" x="{width - right + 6}" '
             f'y="{y(bound) + 4:.1f}">{name}</text>'
         )
-    parts.append(
-        f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">pairs of games'
-        f'</text><line class="axis" x1="{left}" y1="{height - bottom}" x2="{width - right}" '
-        f'y2="{height - bottom}"/>'
-    )
     end = len(llrs) if decided_at is None else decided_at
     counted = [(0, 0.0)] + [(i + 1, llrs[i]) for i in shown if i < end]
     after = [(i + 1, llrs[i]) for i in shown if i >= end - 1] if decided_at is not None else []
