@@ -15,7 +15,10 @@ and ``--trials`` trials each run, in an order rotated per trial, what a user run
 - ``nim``: the dask executor, Nim games between bots that are processes (a game is a
   session: the ``concurrency`` key does not matter);
 - ``rps xK``: the dask executor, rock-paper-scissors (bots connected for a session of
-  games), ``concurrency`` K times the cluster's threads.
+  games), ``concurrency`` K times the cluster's threads;
+- ``quick``: the dask executor, Nim between bots in the worker's own process, five times
+  as many games: each game is a millisecond's work, so what is timed is the way of a
+  session through Dask and the coordinator, the ceiling of a cluster of any size.
 
 Each figure is a median over the trials: games per second (wall time of the command), and
 the coordinator's CPU time per game (the command's own user and system time, from
@@ -25,11 +28,37 @@ makes), then handed to a fresh run's results as the coordinator does when they c
 (:func:`~arena_kernel.executors.remote.deliver`: logs written, each game stored in a
 transaction of its own), timed alone.
 
-Measured here (2026-12-01, 2 cores, Python 3.11.7, 3 trials of 120 games; four other
-sessions ran tests on the same machine, a load average near 15, so take the ratios and the
-CPU times, not the rates):
+Measured here (2026-12-01, 2 cores, Python 3.11.7, 3 trials of 60 games, ``quick`` 300;
+four other sessions ran tests on the same machine, a load average near 15, and every
+machine of the test bed shares its two cores: take the ratios and the CPU times, not the
+rates). Games per second and the command's CPU ms per game (the local one's with its
+bots), first run (``--workers 1,2,3,4``, before ``quick`` was added):
 
-    see the README's "Several machines" for the table this prints
+    machines  local        nim         rps x1       rps x2
+           1  1.6 / 164.3  1.7 / 18.2  12.5 / 18.2  14.1 / 17.3
+           2  1.3 / 147.8  1.8 / 19.5   9.5 / 16.3   7.7 / 16.9
+           3  1.2 / 167.2  2.0 / 21.8   8.3 / 20.3   7.0 / 18.6
+           4  1.0 / 158.7  2.3 / 22.8   7.5 / 21.9   5.9 / 21.6
+
+Second run (``--workers 1,4``), with what each game adds past the command's start:
+
+    machines  run     games/s  CPU ms/game  a game more
+           1  nim         0.9         26.4          8.2
+           1  rps x1     13.5         20.2          1.2
+           1  rps x2      9.5         18.7         -1.6
+           1  quick      20.3          6.9          3.0
+           4  nim         2.9         24.5          6.2
+           4  rps x1     12.4         17.3          2.5
+           4  rps x2      8.5         17.2         -1.4
+           4  quick      30.3          6.4          2.3
+    storing alone: 0.25 ms CPU a game (0.36 in the first run)
+
+The coordinator spends about a second on a run's start, then 2 to 8 ms of CPU a game
+(a session's way through Dask more than its storing): one coordinator keeps up with some
+125 to 500 games a second. "A game more" of a run of session games is within the noise
+of the command's start (one second, give or take a quarter). Twice as many sessions as
+threads (``rps x2``) played fewer games a second in five of six measurements: each session
+starts its bots anew. On one machine's two cores more workers cannot play more games.
 """
 
 from __future__ import annotations
@@ -86,9 +115,31 @@ name = "c"
 cmd = ["{PYTHON}", "-m", "arena_kernel.testing.rps_bot", "rock"]
 """
 
+QUICK = """plugins = ["arena_kernel.testing.games"]
+game = "nim"
+seed = 1
+rounds = {rounds}
+database = "OUT/games.sqlite"
+logs = "OUT/logs"
+[[bots]]
+name = "a"
+builtin = "random"
+inproc = true
+[[bots]]
+name = "b"
+builtin = "optimal"
+inproc = true
+[[bots]]
+name = "c"
+builtin = "random"
+inproc = true
+"""
+"""Nim between bots in the worker's process: games of a millisecond, so that what is timed
+is the cost of a session's way through Dask and the coordinator."""
+
 GAMES_PER_ROUND = 6
 
-NAMES = ("local", "nim", "rps x1", "rps x2")
+NAMES = ("local", "nim", "rps x1", "rps x2", "quick")
 """The runs of a trial, as the report names them."""
 
 
@@ -162,6 +213,20 @@ def store_limit(folder: Path, rounds: int) -> tuple[int, float, float]:
     return results.played, wall, cpu
 
 
+def matches(rounds: int, threads: int) -> dict[str, tuple[str, bool]]:
+    """Each run of a trial: its match file's text of ``rounds`` rounds (the quick one five
+    times as many), and whether it plays on the cluster (of ``threads`` threads)."""
+    texts = (
+        NIM.format(rounds=rounds),
+        NIM.format(rounds=rounds),
+        RPS.format(rounds=rounds, concurrency=threads),
+        RPS.format(rounds=rounds, concurrency=2 * threads),
+        QUICK.format(rounds=5 * rounds),
+    )
+    clustered = (False, True, True, True, True)
+    return dict(zip(NAMES, zip(texts, clustered, strict=True), strict=True))
+
+
 def main() -> None:
     from arena_kernel.testing.separate_machines import SeparateMachines, unavailable
 
@@ -181,22 +246,15 @@ def main() -> None:
         for name in NAMES:
             (contest / name.replace(" ", "-")).mkdir(parents=True)
         for count in (int(n) for n in args.workers.split(",")):
-            texts = (
-                NIM.format(rounds=rounds),
-                NIM.format(rounds=rounds),
-                RPS.format(rounds=rounds, concurrency=count),
-                RPS.format(rounds=rounds, concurrency=2 * count),
-            )
-            runs = dict(zip(NAMES, zip(texts, (False, True, True, True), strict=True), strict=True))
+            runs = matches(rounds, count)
             with (
                 SeparateMachines() as bed,
                 bed.cluster(work / f"cluster-{count}", count, {contest: contest}) as (cluster, _),
             ):
                 address = cluster.scheduler_address
                 warm = {}
-                for name, (text, on_cluster) in runs.items():  # warm up: a worker prepares
+                for name, (small, on_cluster) in matches(1, count).items():  # a worker prepares
                     folder = contest / name.replace(" ", "-")
-                    small = text.replace(f"rounds = {rounds}", "rounds = 1")
                     warm[name] = one_run(folder, small, address if on_cluster else None)
                 names = list(runs)
                 figures: dict[str, list[tuple[int, float, float]]] = {n: [] for n in names}
