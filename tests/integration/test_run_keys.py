@@ -17,6 +17,7 @@ CHECKOUT = PurePosixPath("/checkout")
 """Where the keys below were computed: a bot's folder is part of its run's key."""
 
 STORED_KEYS = {
+    "examples/league.toml": "0ebded84df90bd3d",
     "examples/nim.toml": "5627afbe6ae32932",
     "plugins/dominion_sexpr/examples/v1.toml": "5aec56bc8bc795d1",
     "plugins/dominion_sexpr/examples/v2.toml": "4eb0b10f5abcd032",

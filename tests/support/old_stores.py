@@ -6,12 +6,14 @@ from __future__ import annotations
 import math
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from paths import OLD_SCHEMAS
 
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, ScheduledGame
+from arena_kernel.store.logs import pack, seat_replies
+from arena_kernel.store.outcomes import first_faults, result_text
 from arena_kernel.store.sqlite import BotStats
 
 SCHEMA_V2 = OLD_SCHEMAS / "schema_v2.sql"
@@ -99,6 +101,81 @@ def version_2_database(path: Path, records: list[GameRecord]) -> Path:
                     for seq, e in enumerate(record.events)
                 ],
             )
+    raw.close()
+    return path
+
+
+def packed_results_database(
+    path: Path,
+    schema: Path,
+    key: str,
+    records: list[GameRecord],
+    *,
+    log: Callable[[list[Event]], bytes] = pack,
+    cpu: bool = True,
+) -> Path:
+    """``path`` with one run of ``records`` keyed ``key``, stored as the ``save_game`` of
+    an arena whose tables are ``schema`` stored them, from version 4 on (a result kept in
+    each game's row, a compressed log per game): the same statements, its logs written by
+    ``log``, its seats with the CPU times of their replies where ``cpu``."""
+    with sqlite3.connect(path) as raw:
+        raw.executescript(schema.read_text())
+        raw.execute(
+            "INSERT INTO runs (key, name, game, spec, total_games, created)"
+            " VALUES (?, 'league', 'nim', '{}', ?, 1.7e9)",
+            (key, len(records) + 1),
+        )
+        for record in records:
+            game, outcome = record.game, record.outcome
+            seats = len(game.seating)
+            game_id = raw.execute(
+                "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
+                " void, details, extra, sandbox, outcome)"
+                " VALUES (1, ?, ?, ?, ?, ?, ?, ?, '{}', '{}', ?, ?)",
+                (
+                    game.index,
+                    game.session,
+                    game.seed,
+                    record.started_at,
+                    record.duration,
+                    outcome.reason,
+                    outcome.void,
+                    record.sandbox,
+                    result_text(
+                        game.seating,
+                        outcome.ranks,
+                        outcome.scores,
+                        outcome.disqualified,
+                        first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
+                    ),
+                ),
+            ).lastrowid
+            replies = seat_replies(record.events, seats)
+            columns = 10 if cpu else 9
+            raw.executemany(
+                f"INSERT INTO seats VALUES ({', '.join('?' * columns)})",
+                [
+                    (
+                        game_id,
+                        seat,
+                        bot,
+                        outcome.ranks[seat],
+                        None,
+                        0,
+                        record.stderr_logs.get(seat),
+                        replies[seat].times,
+                        replies[seat].late,
+                        *((replies[seat].cpu,) if cpu else ()),
+                    )
+                    for seat, bot in enumerate(game.seating)
+                ],
+            )
+            raw.executemany(
+                "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
+                [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
+            )
+            if record.events:
+                raw.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, log(record.events)))
     raw.close()
     return path
 

@@ -19,6 +19,7 @@ import click
 from arena_kernel import __version__
 from arena_kernel.cli.check_bot import check_bot
 from arena_kernel.cli.export import export
+from arena_kernel.cli.league import league_options, prepared_run
 from arena_kernel.cli.listings import games, runs
 from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.options import plugin_option
@@ -70,7 +71,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("match_file", type=click.Path(path_type=Path))
+@click.argument("match_file", type=click.Path(path_type=Path), required=False)
 @plugin_option
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), help="Games at once.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line.")
@@ -99,8 +100,9 @@ def cli() -> None:
     metavar="ADDRESS",
     help="The Dask scheduler to play on (tcp://HOST:8786): the executor's scheduler option.",
 )
+@league_options
 def run(
-    match_file: Path,
+    match_file: Path | None,
     plugins: tuple[str, ...],
     concurrency: int | None,
     quiet: bool,
@@ -108,6 +110,11 @@ def run(
     standings_every: int | None,
     executor: str | None,
     scheduler: str | None,
+    games: int | None,
+    until: str | None,
+    new_ratings: tuple[str, ...],
+    from_league: Path | None,
+    top: int | None,
 ) -> None:
     """Play the games of MATCH_FILE that are not stored yet, then print the standings and
     each bot's faults.
@@ -123,21 +130,30 @@ def run(
     far and the leader by the run's ranking scorer. On a terminal it is one line redrawn
     in place; without one (a log, a pipe) it is one line at the end of the run, and one a
     minute before that while a long run plays.
+
+    A league (format = "league") plays until told to stop: --games N, --until TIME or
+    Ctrl-C; run again, it goes on where it stopped, with the bots its file has then
+    (docs/league.md). --from-league DB --top N plays the final of the league stored in
+    DB among the N best bots of its ladder, as a run of its own in DB (no MATCH_FILE).
     """
     from arena_kernel.cli.interrupts import interrupted
+    from arena_kernel.cli.league import sitting_of
     from arena_kernel.cli.progress import ProgressReport, Ranking
     from arena_kernel.cli.summary import StoredFaults, print_summary
-    from arena_kernel.runner.api import prepare, run_prepared
+    from arena_kernel.runner.api import run_prepared
     from arena_kernel.store.sqlite import Store
 
     with user_errors():
-        prepared = prepare(
+        prepared = prepared_run(
             match_file,
             plugins,
+            from_league,
+            top,
             concurrency=concurrency,
             executor=executor,
             executor_options={"scheduler": scheduler} if scheduler is not None else None,
         )
+        sitting = sitting_of(games, until, new_ratings)
         ranking = Ranking.of(prepared.spec, prepared.registries)
         spec = prepared.spec
         progress = ProgressReport(
@@ -157,7 +173,7 @@ def run(
             observers.append(live)
         try:
             try:
-                summary = run_prepared(prepared, observers)
+                summary = run_prepared(prepared, observers, sitting)
             finally:
                 # Before any message that follows: it then starts a line of its own.
                 progress.finish()
@@ -211,6 +227,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE, and each bot's faults."""
     from arena_kernel.cli.database import open_database
+    from arena_kernel.cli.league import ladder_of
     from arena_kernel.cli.summary import StoredFaults, print_standings
     from arena_kernel.match.standings import run_standings
     from arena_kernel.store.sqlite import sandbox_counts
@@ -224,6 +241,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
             spec = store.spec(run.run_id)
             faulted = StoredFaults.read(store, run.run_id)
             steps = store.sprt_steps(run.run_id)
+            ladder = ladder_of(store, run.run_id, spec)
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
@@ -234,7 +252,7 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    extra = [table for table in (sprt, own) if table is not None]
+    extra = [table for table in (sprt, own, ladder) if table is not None]
     print_standings([*tables, *extra], faults, faulted, sandbox_counts(results))
 
 

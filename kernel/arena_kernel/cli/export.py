@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from arena_kernel.cli.league import LADDER_COLUMNS, RATINGS_COLUMNS, export_rows
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import FaultKind
 
@@ -74,6 +75,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "timeouts",
         "late",
     ),
+    "ladder": LADDER_COLUMNS,
+    "ratings": RATINGS_COLUMNS,
 }
 """Each table's columns, in order: the JSON objects' keys, the CSV files' header rows."""
 
@@ -81,7 +84,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 def export_tables(store: Store, run_id: int | None) -> dict[str, list[dict[str, Any]]]:
     """The rows of every table of :data:`COLUMNS`, for run ``run_id`` or every run: runs by
     id, games by run and schedule index, seats in seat order, faults in the order they
-    happened, bots in each run's match-file order."""
+    happened, bots in each run's match-file order, a league's ladder best first and its
+    ratings by block."""
     from arena_kernel.report.stats import bot_stats
 
     records = [r for r in store.run_records() if run_id in (None, r.info.run_id)]
@@ -126,6 +130,8 @@ def export_tables(store: Store, run_id: int | None) -> dict[str, list[dict[str, 
                     "late": stats.late,
                 }
             )
+    for name, rows in export_rows(store, [r.info.run_id for r in records]).items():
+        tables[name] += rows
     for game in store.games(run_id):
         tables["games"].append(
             {
@@ -230,15 +236,19 @@ def write_json(tables: dict[str, list[dict[str, Any]]], output: Path | None) -> 
     help="json: the file to write (default: stdout); csv: the folder (required).",
 )
 def export(database: Path, run_ref: str | None, fmt: str, output: Path | None) -> None:
-    """Export DATABASE's runs, games, seats, faults and per-bot figures.
+    """Export DATABASE's runs, games, seats, faults and per-bot figures, and each league's
+    ladder and ratings over time.
 
     json writes one document {"runs": [...], "games": [...], "seats": [...], "faults":
-    [...], "bots": [...]}; csv writes runs.csv, games.csv, seats.csv, faults.csv and
-    bots.csv, each with a header row. A bot's row holds its games, its faults (all, and
+    [...], "bots": [...], "ladder": [...], "ratings": [...]}; csv writes runs.csv,
+    games.csv, seats.csv, faults.csv, bots.csv, ladder.csv and ratings.csv, each with a
+    header row. A bot's row holds its games, its faults (all, and
     per kind), its replies with their mean, 95th percentile and longest time (seconds),
     on a CPU-time clock the same of their CPU times, its share of CPU time in its reply
-    time and its mean time not running, its timeouts and late replies. Existing files of
-    the same names are replaced.
+    time and its mean time not running, its timeouts and late replies. A league's ladder
+    row holds each bot's place, rating and interval, games and status; its ratings rows
+    hold each bot's rating and interval after each block. Existing files of the same
+    names are replaced.
     """
     # Imported here: arena_kernel.cli.commands imports this module to add the command.
     from arena_kernel.cli.commands import user_errors

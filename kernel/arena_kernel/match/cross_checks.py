@@ -246,3 +246,44 @@ def knockout_fits(
     if "rounds" in given:
         check.fail(("rounds",), 'format = "knockout" plays until one bot is left: no rounds')
     return True
+
+
+def league_fits(
+    check: KeyChecker,
+    table: dict[str, Any],
+    bots: tuple[BotSpec, ...],
+    seats: tuple[int, ...],
+    fmt: str,
+    given: dict[str, Any],
+) -> bool:
+    """Whether ``[league]`` (``table``) is read: only for a league, which plays until told
+    to stop (no rounds, no games), one seat count, seats of its own choosing, among at
+    least a table's worth of bots that are not retired."""
+    if fmt != "league":
+        if table:
+            check.fail(("league",), '[league] is only used with format = "league"')
+        retired = next((i for i, bot in enumerate(bots) if bot.retired), None)
+        if retired is not None:
+            check.fail(
+                ("bots", retired, "retired"),
+                f'bots[{retired + 1}].retired only applies to format = "league"',
+            )
+        return False
+    for key, why in (
+        ("rounds", "it plays until told to stop (arena run --games N or --until TIME)"),
+        ("games", "it plays until told to stop (arena run --games N or --until TIME)"),
+        ("seatings", "it seats each game's bots to keep their seats even"),
+    ):
+        if key in given:
+            check.fail((key,), f'format = "league" takes no {key}: {why}')
+    if len(seats) > 1:
+        check.fail(("seats",), 'format = "league" plays one seat count')
+    playing = sum(not bot.retired for bot in bots)
+    needed = max(seats[0], 2)
+    if playing < needed:
+        check.fail(
+            ("bots",),
+            f"a league of {seats[0]} seats needs at least {needed} bots that are not retired, "
+            f"but there are {playing}",
+        )
+    return True

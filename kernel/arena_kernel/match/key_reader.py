@@ -16,7 +16,14 @@ from arena_kernel.games.base import Game
 from arena_kernel.match.file_lines import KeyPath, show_path
 from arena_kernel.match.key_checker import KeyChecker
 from arena_kernel.match.schema import Declared, declared
-from arena_kernel.match.spec import CLOCK_KEYS, KNOCKOUT_KEYS, LIMIT_KEYS, SPRT_KEYS, MatchSpec
+from arena_kernel.match.spec import (
+    CLOCK_KEYS,
+    KNOCKOUT_KEYS,
+    LEAGUE_KEYS,
+    LIMIT_KEYS,
+    SPRT_KEYS,
+    MatchSpec,
+)
 from arena_kernel.options import Configurable, Option, check_options
 from arena_kernel.registries.registry import Registries, Registry
 from arena_kernel.resource_limits import ResourceLimits
@@ -247,11 +254,24 @@ class KeyReader(KeyChecker):
 
     def knockout_table(self, table: dict[str, Any]) -> dict[str, Any]:
         """``[knockout]`` (``table``) with its defaults: even numbers, as seats alternate."""
-        self.known_keys(table, ("knockout",), tuple(KNOCKOUT_KEYS))
-        values = {}
-        for key, option in KNOCKOUT_KEYS.items():
-            value = self.checked(table, ("knockout", key), option)
-            values[key] = option.default if value is None else value
-            if values[key] % 2:
+        values = self.defaulted("knockout", table, KNOCKOUT_KEYS)
+        for key, value in values.items():
+            if value % 2:
                 self.fail(("knockout", key), f"[knockout] {key} must be even (seats alternate)")
+        return values
+
+    def league_table(self, table: dict[str, Any]) -> dict[str, Any]:
+        """``[league]`` (``table``) with its defaults."""
+        return self.defaulted("league", table, LEAGUE_KEYS)
+
+    def defaulted(
+        self, name: str, table: dict[str, Any], keys: Mapping[str, Option]
+    ) -> dict[str, Any]:
+        """The table key ``name`` (``table``) checked against ``keys``, every key at its
+        default where not written."""
+        self.known_keys(table, (name,), tuple(keys))
+        values = {}
+        for key, option in keys.items():
+            value = self.checked(table, (name, key), option)
+            values[key] = option.default if value is None else value
         return values

@@ -150,6 +150,7 @@ class _Validator(KeyReader):
             "executor_options",
             "sprt",
             "knockout",
+            "league",
             "plugins",
         )
     )
@@ -181,6 +182,7 @@ class _Validator(KeyReader):
         fmt = given.get("format", self.entries["format"].default)
         sprt = self.sprt(bots, seats, fmt, given)
         knockout = self.knockout(bots, seats, fmt, given)
+        league = self.league(bots, seats, fmt, given)
         return self.schema(
             path=self.path,
             game=game_cls.name,
@@ -199,6 +201,7 @@ class _Validator(KeyReader):
             executor_options=self.executor_options(),
             sprt=sprt,
             knockout=knockout,
+            league=league,
             game_options=self.game_options(game_cls),
             plugins=plugins,
             **{
@@ -307,3 +310,12 @@ class _Validator(KeyReader):
         if not cross_checks.knockout_fits(self, table, bots, seats, fmt, given):
             return {}
         return self.knockout_table(table)
+
+    def league(
+        self, bots: tuple[BotSpec, ...], seats: tuple[int, ...], fmt: str, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``[league]`` for a league, with its defaults (``{}`` for another format)."""
+        table = self.table("league")
+        if not cross_checks.league_fits(self, table, bots, seats, fmt, given):
+            return {}
+        return self.league_table(table)

@@ -113,6 +113,14 @@ class BotSpec:
         keyed_since=None,
         example="127.0.0.1",
     )
+    retired: bool = declare(
+        Option(
+            False,
+            'A league\'s bot that plays no more (format = "league"): its games and ratings '
+            "stay, and it keeps its place on the ladder.",
+        ),
+        keyed_since=None,
+    )
     sandbox: Mapping[str, Any] = declare(
         Option(
             {},
@@ -223,7 +231,45 @@ KNOCKOUT_KEYS: Mapping[str, Option] = {
 }
 """The keys of ``[knockout]`` (``format = "knockout"``)."""
 
-FORMATS = ("round-robin", "gauntlet", "swiss", "knockout")
+LEAGUE_KEYS: Mapping[str, Option] = {
+    "block": Option(
+        None,
+        "Games per block: after each block the league refits its ratings, records them and "
+        "plans the next block from them. Unset: one game per bot that may play.",
+        type=int,
+        minimum=1,
+    ),
+    "pairing": Option(
+        "adaptive",
+        '"adaptive": each game goes where it settles the most of the ladder\'s uncertainty '
+        '(docs/league.md). "uniform": uniformly random tables, the baseline.',
+        choices=("adaptive", "uniform"),
+    ),
+    "least": Option(
+        0.5,
+        "Each bot that may play gets at least this part of its fair share of a block's games "
+        "(the block's seats over its bots that may play), rounded down.",
+        minimum=0,
+        maximum=1,
+    ),
+    "most": Option(
+        2.0,
+        "Each bot gets at most this many times its fair share of a block's games, rounded up.",
+        minimum=1,
+    ),
+    "final": Option(
+        "round-robin",
+        "The format of the final among the league's top bots (arena run --from-league); a "
+        "knockout is seeded by the ladder.",
+        choices=("round-robin", "knockout"),
+    ),
+    "final_rounds": Option(
+        1, "Rounds of a round-robin final (each: every pair, in every seat order).", minimum=1
+    ),
+}
+"""The keys of ``[league]`` (``format = "league"``): docs/league.md."""
+
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "league")
 DYNAMIC_FORMATS = ("swiss", "knockout")
 """Formats whose games depend on the results so far: played a stage at a time."""
 SEATINGS = ("rotations", "permutations")
@@ -287,14 +333,15 @@ class MatchSpec:
         default_text="the game's smallest count",
         keyed_as=_keyed_seats,
     )
-    format: Literal["round-robin", "gauntlet", "swiss", "knockout"] = declare(
+    format: Literal["round-robin", "gauntlet", "swiss", "knockout", "league"] = declare(
         Option(
             "round-robin",
             '"round-robin": every group of `seats` bots plays (of each size). "gauntlet": '
             'only the groups that include the challenger. "swiss": `rounds` rounds, each '
             "pairing bots (groups of `seats`) of similar score from the results so far. "
             '"knockout": a seeded bracket of two-player ties ([knockout]), the bots\' order '
-            "as seeds.",
+            'as seeds. "league": an open-ended ladder ([league]): bots join and retire '
+            "between runs, and each run plays until told to stop.",
             choices=FORMATS,
         ),
         keyed_since=FIRST_FORM,
@@ -454,6 +501,17 @@ class MatchSpec:
         table=SPRT_KEYS,
         example={"elo0": 0, "elo1": 5},
     )
+    league: Mapping[str, Any] = declare(
+        Option(
+            {},
+            'The ladder of format = "league": its blocks, its pairing, each bot\'s share '
+            "of the games and its final. Not part of the run's identity: a league goes on "
+            "when they change.",
+        ),
+        keyed_since=None,
+        table=LEAGUE_KEYS,
+        example={"block": 20},
+    )
     game_options: Mapping[str, Any] = declare(
         Option(
             {},
@@ -487,8 +545,15 @@ class MatchSpec:
         the run's identity. Settings that do not change which games are played or how
         (concurrency, database, log folder, scorers, the run's name) are not, so that
         changing them still resumes.
+
+        A league is one run whatever bots it has: bots join and retire between its runs,
+        so its key leaves them out (the store keeps each bot's identity instead,
+        :mod:`arena_kernel.match.league`).
         """
-        blob = json.dumps(identity(self), sort_keys=True, default=_json_default).encode()
+        payload = identity(self)
+        if self.format == "league":
+            del payload["bots"]
+        blob = json.dumps(payload, sort_keys=True, default=_json_default).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
 

@@ -5,7 +5,7 @@ no file, script or library to show them."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arena_kernel.model import Estimate
@@ -128,44 +128,70 @@ def estimate_chart(
 
 
 @dataclass(frozen=True)
-class _Box:
-    """A line plot's picture: its size and the margins of its plotting area."""
+class OverGames:
+    """The frame of a plot over the games counted: its values from ``low`` to ``high``
+    (padded), its games from ``first`` to ``last``; :meth:`x` and :meth:`y` place a point,
+    :meth:`opening` is the SVG up to the lines, grid, ticks and axis drawn."""
 
-    width: int
-    height: int
-    left: int
-    right: int
-    bottom: int
+    low: float
+    high: float
+    first: int
+    last: int
+    height: int = 340
+    width: int = 1000
+    left: int = 64
+    right: int = 20
+    top: int = 14
+    bottom: int = 40
 
+    @classmethod
+    def of(cls, values: Sequence[float], first: int, last: int, height: int = 340) -> OverGames:
+        low, high = _range(values)
+        return cls(low, high, first, last, height)
 
-def _frame(
-    box: _Box,
-    x: Callable[[int], float],
-    y: Callable[[float], float],
-    values: tuple[float, float],
-    counts: tuple[int, int],
-) -> str:
-    """A line plot's grid and axes: a labelled line per round value of ``values`` (low,
-    high) across it, and labelled whole numbers of ``counts`` (first, last) below it."""
-    parts = []
-    for tick in ticks(*values):
-        ty = y(tick)
-        parts.append(
-            f'<line class="grid" x1="{box.left}" y1="{ty:.1f}" x2="{box.width - box.right}" '
-            f'y2="{ty:.1f}"/><text class="tick left" x="{box.left - 6}" y="{ty + 4:.1f}">'
-            f"{esc(number(tick))}</text>"
-        )
-    for tick in ticks(*counts, 6):
-        if tick == int(tick):
+    def x(self, games: float) -> float:
+        plot_w = self.width - self.left - self.right
+        return self.left + (games - self.first) / max(1, self.last - self.first) * plot_w
+
+    def y(self, value: float) -> float:
+        plot_h = self.height - self.top - self.bottom
+        return self.top + (self.high - value) / (self.high - self.low) * plot_h
+
+    def opening(self, css: str, label: str, counted: str = "games counted") -> list[str]:
+        """``counted``: what the horizontal axis counts."""
+        left, right, width, height = self.left, self.right, self.width, self.height
+        axis = height - self.bottom
+        parts = [
+            f'<svg class="chart {css}" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{esc(label)}">'
+        ]
+        for tick in ticks(self.low, self.high):
+            ty = self.y(tick)
+            shown = esc(number(tick))
             parts.append(
-                f'<text class="tick" x="{x(int(tick)):.1f}" y="{box.height - box.bottom + 16}">'
-                f"{int(tick)}</text>"
+                f'<line class="grid" x1="{left}" y1="{ty:.1f}" x2="{width - right}" y2="{ty:.1f}"/>'
+                f'<text class="tick left" x="{left - 6}" y="{ty + 4:.1f}">{shown}</text>'
             )
-    parts.append(
-        f'<line class="axis" x1="{box.left}" y1="{box.height - box.bottom}" '
-        f'x2="{box.width - box.right}" y2="{box.height - box.bottom}"/>'
+        for tick in ticks(self.first, self.last, 6):
+            if tick != int(tick):
+                continue
+            tx = self.x(int(tick))
+            parts.append(f'<text class="tick" x="{tx:.1f}" y="{axis + 16}">{int(tick)}</text>')
+        middle = left + (width - left - right) / 2
+        parts.append(
+            f'<text class="axis-label" x="{middle}" y="{height - 6}">{esc(counted)}</text>'
+            f'<line class="axis" x1="{left}" y1="{axis}" x2="{width - right}" y2="{axis}"/>'
+        )
+        return parts
+
+
+def legend(bots: Sequence[str], places: Sequence[int]) -> str:
+    """The plot's legend: each bot with the colour of its place."""
+    items = "".join(
+        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
+        for i, bot in zip(places, bots, strict=True)
     )
-    return "".join(parts)
+    return f'<ul class="legend">{items}</ul>'
 
 
 def history_chart(
@@ -176,29 +202,11 @@ def history_chart(
     values = [v for _, figures in points for v in figures.values() if math.isfinite(v)]
     if len(points) < 2 or not values:
         return ""
-    low, high = _range(values)
-    first, last = points[0][0], points[-1][0]
-    left, right, top, bottom = 64, 20, 14, 40
-    width, height = 1000, 340
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(games: int) -> float:
-        return left + (games - first) / max(1, last - first) * plot_w
-
-    def y(value: float) -> float:
-        return top + (high - value) / (high - low) * plot_h
-
-    parts = [
-        f'<svg class="chart history" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{esc(label)}">'
-    ]
-    parts.append(
-        _frame(_Box(width, height, left, right, bottom), x, y, (low, high), (first, last))
-        + f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">games counted</text>'
-    )
+    frame = OverGames.of(values, points[0][0], points[-1][0])
+    parts = frame.opening("history", label)
     for i, bot in enumerate(bots):
         line = [
-            f"{x(games):.1f},{y(figures[bot]):.1f}"
+            f"{frame.x(games):.1f},{frame.y(figures[bot]):.1f}"
             for games, figures in points
             if bot in figures and math.isfinite(figures[bot])
         ]
@@ -208,11 +216,7 @@ def history_chart(
                 f"<title>{esc(bot)}</title></polyline>"
             )
     parts.append("</svg>")
-    legend = "".join(
-        f'<li><span class="swatch" style="background:{color(i)}"></span>{esc(bot)}</li>'
-        for i, bot in enumerate(bots)
-    )
-    return f'<figure class="history">{"".join(parts)}<ul class="legend">{legend}</ul></figure>'
+    return f'<figure class="history">{"".join(parts)}{legend(bots, range(len(bots)))}</figure>'
 
 
 def llr_chart(llrs: Sequence[float], lower: float, upper: float, decided_at: int | None) -> str:
@@ -228,43 +232,28 @@ def llr_chart(llrs: Sequence[float], lower: float, upper: float, decided_at: int
         | ({decided_at - 1} if decided_at is not None else set())
     )
     low, high = _range([lower, upper, *(llrs[i] for i in shown)])
-    left, right, top, bottom = 64, 48, 14, 40
-    width, height = 1000, 300
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(pairs: int) -> float:
-        return left + pairs / len(llrs) * plot_w
-
-    def y(value: float) -> float:
-        return top + (high - value) / (high - low) * plot_h
-
-    parts = [
-        '<svg class="chart llr" viewBox="0 0 '
-        f'{width} {height}" role="img" aria-label="LLR after each pair of games">'
-    ]
-    parts.append(
-        _frame(_Box(width, height, left, right, bottom), x, y, (low, high), (0, len(llrs)))
-        + f'<text class="axis-label" x="{left + plot_w / 2}" y="{height - 6}">pairs of games'
-        "</text>"
-    )
+    frame = OverGames(low, high, 0, len(llrs), height=300, right=48)
+    parts = frame.opening("llr", "LLR after each pair of games", "pairs of games")
     for name, bound in (("H1", upper), ("H0", lower)):
+        y = frame.y(bound)
         parts.append(
-            f'<line class="bound" x1="{left}" y1="{y(bound):.1f}" x2="{width - right}" '
-            f'y2="{y(bound):.1f}"/><text class="tick bound-name" x="{width - right + 6}" '
-            f'y="{y(bound) + 4:.1f}">{name}</text>'
+            f'<line class="bound" x1="{frame.left}" y1="{y:.1f}" '
+            f'x2="{frame.width - frame.right}" y2="{y:.1f}"/><text class="tick bound-name" '
+            f'x="{frame.width - frame.right + 6}" y="{y + 4:.1f}">{name}</text>'
         )
     end = len(llrs) if decided_at is None else decided_at
     counted = [(0, 0.0)] + [(i + 1, llrs[i]) for i in shown if i < end]
     after = [(i + 1, llrs[i]) for i in shown if i >= end - 1] if decided_at is not None else []
     for points, kind in ((counted, "series"), (after, "series after")):
         if len(points) > 1:
-            line = " ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in points)
+            line = " ".join(f"{frame.x(n):.1f},{frame.y(v):.1f}" for n, v in points)
             parts.append(f'<polyline class="{kind}" points="{line}"/>')
     if decided_at is not None:
         value = llrs[decided_at - 1]
         parts.append(
-            f'<circle class="decision" cx="{x(decided_at):.1f}" cy="{y(value):.1f}" r="5">'
-            f"<title>decided after {decided_at} pairs: LLR {esc(number(value))}</title></circle>"
+            f'<circle class="decision" cx="{frame.x(decided_at):.1f}" cy="{frame.y(value):.1f}" '
+            f'r="5"><title>decided after {decided_at} pairs: LLR {esc(number(value))}</title>'
+            "</circle>"
         )
     parts.append("</svg>")
     return "".join(parts)

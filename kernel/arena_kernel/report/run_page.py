@@ -15,6 +15,7 @@ from arena_kernel.model import RunInfo, Standings
 from arena_kernel.report.analysis import cross_table, rating_history, result_kind
 from arena_kernel.report.charts import estimate_chart, history_chart, llr_chart
 from arena_kernel.report.html import esc, page, table
+from arena_kernel.report.league import LeagueView, league_section
 from arena_kernel.report.stats import BotStats, fault_kinds
 from arena_kernel.scoring.base import Scorer, roster
 from arena_kernel.scoring.sprt import bounds
@@ -34,6 +35,8 @@ class RunView:
     finished: float | None = None
     sprt_steps: Sequence[SprtStep] = ()
     """The run's SPRT a pair at a time, as stored (none without ``[sprt]``)."""
+    league: LeagueView | None = None
+    """A league's ladder and ratings over time (None: the run is no league)."""
 
 
 def scorers_of(spec: Mapping[str, Any]) -> tuple[list[str], str]:
@@ -68,6 +71,7 @@ def run_pages(
             _settings(view, scorers, ranking),
             _standings(tables, scorers, ranking, bots),
             _panel(own, "format"),
+            league_section(view.league),
             _panel(sprt, "sprt", _llr_chart(view)),
             _faults(faults),
             _stats(view.stats),
@@ -128,6 +132,9 @@ def _format(spec: Mapping[str, Any]) -> str:
     seats = spec.get("seats")
     seats_text = ", ".join(map(str, seats)) if isinstance(seats, list) else str(seats or "-")
     size = f"{spec['games']} games" if spec.get("games") else f"{spec.get('rounds', 1)} rounds"
+    if spec.get("format") == "league":
+        block = (spec.get("league") or {}).get("block")
+        size = f"blocks of {block} games" if block else "blocks of a game per bot"
     challenger = f", challenger {spec['challenger']}" if spec.get("challenger") else ""
     return f"{spec.get('format', '-')}{challenger}, {seats_text} seats, {size}"
 

@@ -22,6 +22,7 @@ from arena_kernel.registries.manager import get_plugin_manager, load_registries,
 from arena_kernel.registries.registry import Registries
 from arena_kernel.registries.report import one_line, warn
 from arena_kernel.report.game_page import Drawing, Log, game_page
+from arena_kernel.report.league import league_view
 from arena_kernel.report.renderer import Renderer
 from arena_kernel.report.replay import render_steps, replay_of
 from arena_kernel.report.run_page import RunView, index_page, run_pages
@@ -65,6 +66,9 @@ def write_report(
                 created=record.created,
                 finished=record.finished,
                 sprt_steps=store.sprt_steps(run_id),
+                league=league_view(store, run_id)
+                if specs[run_id].get("format") == "league"
+                else None,
             )
             site.games(store, view)
             views.append(view)

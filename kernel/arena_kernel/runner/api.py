@@ -21,6 +21,7 @@ from arena_kernel.registries.manager import (
     load_registries,
 )
 from arena_kernel.registries.registry import Registries
+from arena_kernel.runner.league import LeagueRunner, Sitting
 from arena_kernel.runner.run import Runner, RunSummary
 from arena_kernel.store.sqlite import Store
 
@@ -80,18 +81,27 @@ def _with_executor(
     )
 
 
-def run_prepared(prepared: Prepared, observers: Iterable[object] = ()) -> RunSummary:
+def run_prepared(
+    prepared: Prepared, observers: Iterable[object] = (), sitting: Sitting | None = None
+) -> RunSummary:
     """Play the pending games of a prepared match and return the summary.
 
     ``observers`` are plugin objects implementing the notification hooks (progress
-    display, reports). Ctrl-C and SIGTERM stop the run: the games in progress are
-    abandoned (they replay from the start next time), every bot is ended, and the call
-    raises ``KeyboardInterrupt``.
+    display, reports). ``sitting`` says when a league's run stops (and which bots start
+    a new rating); it is for leagues only. Ctrl-C and SIGTERM stop the run: the games in
+    progress are abandoned (they replay from the start next time), every bot is ended,
+    and the call raises ``KeyboardInterrupt``.
     """
+    sitting = sitting or Sitting()
+    sitting.check(prepared.spec)
     for observer in observers:
         prepared.pm.register(observer)
     with Store(prepared.spec.database) as store:
-        runner = Runner(prepared.spec, prepared.registries, store, prepared.pm)
+        runner: Runner
+        if prepared.spec.format == "league":
+            runner = LeagueRunner(prepared.spec, prepared.registries, store, prepared.pm, sitting)
+        else:
+            runner = Runner(prepared.spec, prepared.registries, store, prepared.pm)
         return asyncio.run(_play(runner))
 
 
@@ -155,8 +165,10 @@ def run_match(
     concurrency: int | None = None,
     executor: str | None = None,
     executor_options: Mapping[str, Any] | None = None,
+    sitting: Sitting | None = None,
 ) -> RunSummary:
-    """Play the match file at ``path`` (see :func:`prepare` for the overrides)."""
+    """Play the match file at ``path`` (see :func:`prepare` for the overrides, and
+    :func:`run_prepared` for ``sitting``)."""
     prepared = prepare(
         path,
         plugins,
@@ -164,4 +176,4 @@ def run_match(
         executor=executor,
         executor_options=executor_options,
     )
-    return run_prepared(prepared)
+    return run_prepared(prepared, sitting=sitting)

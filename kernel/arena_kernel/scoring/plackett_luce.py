@@ -155,7 +155,29 @@ def fit_plackett_luce(
 
 
 def fit_placings(counts: Mapping[Placing, int]) -> dict[str, Rating]:
-    """Fit ratings to games counted by :func:`placings`.
+    """Fit ratings to games counted by :func:`placings`."""
+    fit = fit_strengths(counts)
+    if not fit.index:
+        return {}
+    return centred_ratings(fit.index, fit.r, fit.information)
+
+
+@dataclass(frozen=True)
+class StrengthFit:
+    """The maximum of the likelihood: each bot's log-strength ``r[index[bot]]`` (0 is the
+    prior's opponent) and the Fisher information there, whose inverse is the covariance
+    of the ``r``: what the ratings and their error bars are made of, and what a league's
+    matchmaking weighs its next games by."""
+
+    index: Mapping[str, int]
+    r: Sequence[float]
+    information: Sequence[Sequence[float]]
+
+
+def fit_strengths(counts: Mapping[Placing, int], bots: Iterable[str] = ()) -> StrengthFit:
+    """Fit log-strengths to games counted by :func:`placings`, for the bots of those
+    games and ``bots`` (a bot without a game has the prior's strength, 0, and its
+    spread).
 
     Only the finishing order matters, not the values of the ranks, so the placings are
     merged by order first, and sorted, so that the fit does the same arithmetic whatever
@@ -170,15 +192,15 @@ def fit_placings(counts: Mapping[Placing, int]) -> dict[str, Rating]:
             groups.setdefault(rank, []).append(bot)
         order = tuple(tuple(group) for group in groups.values())
         orders[order] = orders.get(order, 0) + count
-    names = sorted({bot for order in orders for group in order for bot in group})
+    names = sorted({bot for order in orders for group in order for bot in group}.union(bots))
     index = {bot: i for i, bot in enumerate(names)}
     choices = _Choices(chosen=[0.0] * len(index))
     for order, count in sorted(orders.items()):
         choices.add([[index[bot] for bot in group] for group in order], count)
     if not index:
-        return {}
+        return StrengthFit({}, [], [])
     r, information = maximise([0.0] * len(index), choices.log_likelihood, choices.derivatives)
-    return centred_ratings(index, r, information)
+    return StrengthFit(index, r, information)
 
 
 class PlackettLuceScorer(Scorer):

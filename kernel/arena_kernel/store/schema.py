@@ -26,7 +26,7 @@ APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """``PRAGMA user_version``; bump it, and add the step from the previous version to
 :data:`MIGRATIONS`, on schema changes."""
 
@@ -54,6 +54,45 @@ _EVENT_LOGS = """CREATE TABLE event_logs (
 """A game's events, one compressed log per game (:mod:`.logs`); none for a game without
 events. Apart from ``games`` so that reading results never pages through logs."""
 
+_LEAGUE_TABLES = (
+    """CREATE TABLE league_bots (
+        run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        number   INTEGER NOT NULL,
+        seat     TEXT    NOT NULL,
+        name     TEXT    NOT NULL,
+        version  INTEGER NOT NULL,
+        identity TEXT    NOT NULL,
+        runs     TEXT    NOT NULL,
+        joined   INTEGER NOT NULL,
+        retired  INTEGER,
+        PRIMARY KEY (run_id, number),
+        UNIQUE (run_id, seat)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE league_blocks (
+        run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        block       INTEGER NOT NULL,
+        first_index INTEGER NOT NULL,
+        bots        TEXT    NOT NULL,
+        games       TEXT    NOT NULL,
+        created     REAL    NOT NULL,
+        PRIMARY KEY (run_id, block)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE league_ratings (
+        run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        block     INTEGER NOT NULL,
+        bot       TEXT    NOT NULL,
+        games     INTEGER NOT NULL,
+        rating    REAL    NOT NULL,
+        error     REAL    NOT NULL,
+        bot_games INTEGER NOT NULL,
+        PRIMARY KEY (run_id, block, bot)
+    ) WITHOUT ROWID""",
+)
+"""A league's own records (:mod:`.league`): each bot as the league knows it (the seat
+name its games are stored under, its ``[[bots]]`` name and version, the digest of what it
+runs and, as JSON, what that is; the block it joined in, the block from which it is
+retired), each block as planned (its first game's index, the bots that could play and the
+seating of each of its games, as JSON), and each bot's rating after each block."""
 _SPRT_STEPS = """CREATE TABLE sprt_steps (
         run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         seq      INTEGER NOT NULL,
@@ -117,6 +156,7 @@ SCHEMA = (
     )""",
     "CREATE INDEX faults_by_game ON faults (game_id)",
     _EVENT_LOGS,
+    *_LEAGUE_TABLES,
     _SPRT_STEPS,
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
@@ -193,8 +233,15 @@ def _add_reply_cpu(db: sqlite3.Connection) -> None:
     db.execute(f"ALTER TABLE seats ADD COLUMN {_REPLY_CPU}")
 
 
+def _add_league(db: sqlite3.Connection) -> None:
+    """Version 6 keeps leagues: their bots, blocks and ratings over time. No run of an
+    older arena is a league, so the tables start empty."""
+    for table in _LEAGUE_TABLES:
+        db.execute(table)
+
+
 def _keep_sprt_steps(db: sqlite3.Connection) -> None:
-    """Version 6 keeps each SPRT run's test a pair at a time, as the pairs were completed.
+    """Version 7 keeps each SPRT run's test a pair at a time, as the pairs were completed.
     The pairs of runs stored before are replayed in the order their games were stored
     (``games.id``), which is the order their run counted them in, and the first pair at
     which the LLR left the bounds is their decision."""
@@ -225,7 +272,8 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     2: _pack_event_logs,
     3: _keep_results,
     4: _add_reply_cpu,
-    5: _keep_sprt_steps,
+    5: _add_league,
+    6: _keep_sprt_steps,
 }
 """Per older schema version, the step that brings a database of that version to the next
 one, in the caller's transaction."""

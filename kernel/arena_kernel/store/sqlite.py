@@ -27,7 +27,7 @@ from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
 from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
 from arena_kernel.scoring.sprt_run import SprtStep
-from arena_kernel.store.database import Database
+from arena_kernel.store.league import LeagueRecords
 from arena_kernel.store.logs import reply_pairs, unpack, unpack_times
 from arena_kernel.store.outcomes import ResultReader
 from arena_kernel.store.writes import (
@@ -158,8 +158,9 @@ class RunRecord:
     finished: float | None
 
 
-class Store(Database):
-    """An open arena database: its runs and games, written and read. Use as a context
+class Store(LeagueRecords):
+    """An open arena database: its runs and games (and a league's own records,
+    :class:`~arena_kernel.store.league.LeagueRecords`), written and read. Use as a context
     manager, or call :meth:`close`."""
 
     # -- runs ----------------------------------------------------------------------------
@@ -288,12 +289,17 @@ class Store(Database):
         )
         return [SprtStep(*row) for row in rows]
 
-    def results(self, run_id: int) -> list[StoredGame]:
-        """The run's stored games in schedule order (void ones included: scorers skip them).
+    def results(self, run_id: int, indexes: range | None = None) -> list[StoredGame]:
+        """The run's stored games in schedule order (void ones included: scorers skip them),
+        those at ``indexes`` only when given (a league's latest block).
 
         What every standings reads, so read lean, for the hundred thousand games of a long
         run: a row per game, its result kept whole in it (:mod:`.outcomes`).
         """
+        where, params = "run_id = ?", [run_id]
+        if indexes is not None:
+            where += " AND idx >= ? AND idx < ?"
+            params += [indexes.start, indexes.stop]
         read = ResultReader()
         known = read.known
         return [
@@ -310,9 +316,9 @@ class Store(Database):
                 sandbox=sandbox,
             )
             for game_id, idx, void, reason, sandbox, text in self._read(
-                "SELECT id, idx, void, reason, sandbox, outcome FROM games"
-                " WHERE run_id = ? ORDER BY idx",
-                (run_id,),
+                f"SELECT id, idx, void, reason, sandbox, outcome FROM games WHERE {where}"
+                " ORDER BY idx",
+                params,
             )
             for result in (known.get(text) or read(text),)
         ]

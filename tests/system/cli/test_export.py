@@ -24,7 +24,7 @@ from arena_kernel.model import Event, Fault, FaultKind, GameRecord, Outcome, Sch
 from arena_kernel.report.stats import bot_stats
 from arena_kernel.store import Store
 
-TABLES = ("runs", "games", "seats", "faults", "bots")
+TABLES = ("runs", "games", "seats", "faults", "bots", "ladder", "ratings")
 
 
 def scripted(steps: list[dict[str, Any]]) -> str:
@@ -279,7 +279,9 @@ def test_json_round_trip_equals_the_store(database: Path, tmp_path: Path) -> Non
     out = tmp_path / "arena.json"
     result = arena("export", str(database), "--format", "json", "-o", str(out))
     assert result.returncode == 0 and result.stderr == "", result.stderr
-    assert result.stdout == f"wrote {out}: 2 runs, 32 games, 76 seats, 28 faults, 6 bots\n"
+    assert result.stdout == (
+        f"wrote {out}: 2 runs, 32 games, 76 seats, 28 faults, 6 bots, 0 ladder, 0 ratings\n"
+    )
     document = json.loads(out.read_text(encoding="utf-8"))
     assert list(document) == list(TABLES)
     want = expected(database)
@@ -299,7 +301,9 @@ def test_csv_round_trip_equals_the_store(database: Path, tmp_path: Path) -> None
     out = tmp_path / "csv"
     result = arena("export", str(database), "--format", "csv", "-o", str(out))
     assert result.returncode == 0 and result.stderr == "", result.stderr
-    assert result.stdout == f"wrote {out}: 2 runs, 32 games, 76 seats, 28 faults, 6 bots\n"
+    assert result.stdout == (
+        f"wrote {out}: 2 runs, 32 games, 76 seats, 28 faults, 6 bots, 0 ladder, 0 ratings\n"
+    )
     assert sorted(path.name for path in out.iterdir()) == sorted(f"{n}.csv" for n in TABLES)
     tables = read_csv(out)
     want = expected(database)

@@ -258,8 +258,8 @@ def test_wrong_type_says_expected_and_actual(fails: Fails) -> None:
         ("plugins = [1]", "plugins: item 1 must be a string, not an integer (1)"),
         (
             'format = "roundrobin"',
-            'format must be "round-robin", "gauntlet", "swiss" or "knockout", not "roundrobin" '
-            '(did you mean "round-robin"?)',
+            'format must be "round-robin", "gauntlet", "swiss", "knockout" or "league", not '
+            '"roundrobin" (did you mean "round-robin"?)',
         ),
         ('challenger = "a"', 'challenger is only used with format = "gauntlet"'),
         ("max_message_kb = 0", "max_message_kb must be at least 1, not 0"),

@@ -1,6 +1,6 @@
-"""A database of schema version 4 (no CPU times) opens at the current version and reads
-exactly as it did, its replies never measured for CPU time; its tables end up as those of
-a new file; and its run goes on with games whose CPU times count."""
+"""A database of schema version 4 (no CPU times) opens as the latest version and reads exactly as it
+did, its replies never measured for CPU time; its tables end up as those of a new file;
+and its run goes on with games whose CPU times count."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ import sqlite3
 import zlib
 from pathlib import Path
 
-from old_stores import expected_stats, games, schema_of, schema_version
+from old_stores import (
+    expected_stats,
+    games,
+    packed_results_database,
+    schema_of,
+    schema_version,
+)
 from paths import OLD_SCHEMAS
 
 from arena_kernel.model import Event, GameRecord, Outcome, ScheduledGame
 from arena_kernel.store import SCHEMA_VERSION, Store
-from arena_kernel.store.logs import pack, seat_replies
-from arena_kernel.store.outcomes import first_faults, result_text
+from arena_kernel.store.logs import pack
 
 SCHEMA_V4 = OLD_SCHEMAS / "schema_v4.sql"
 
@@ -32,66 +37,7 @@ def version_4_log(events: list[Event]) -> bytes:
 def version_4_database(path: Path, records: list[GameRecord]) -> Path:
     """``path`` with one run of ``records``, stored as arena's ``save_game`` stored them at
     schema version 4 (the same statements)."""
-    with sqlite3.connect(path) as raw:
-        raw.executescript(SCHEMA_V4.read_text())
-        raw.execute(
-            "INSERT INTO runs (key, name, game, spec, total_games, created)"
-            " VALUES ('v4-key', 'league', 'nim', '{}', ?, 1.7e9)",
-            (len(records) + 1,),
-        )
-        for record in records:
-            game, outcome = record.game, record.outcome
-            seats = len(game.seating)
-            game_id = raw.execute(
-                "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
-                " void, details, extra, sandbox, outcome)"
-                " VALUES (1, ?, ?, ?, ?, ?, ?, ?, '{}', '{}', ?, ?)",
-                (
-                    game.index,
-                    game.session,
-                    game.seed,
-                    record.started_at,
-                    record.duration,
-                    outcome.reason,
-                    outcome.void,
-                    record.sandbox,
-                    result_text(
-                        game.seating,
-                        outcome.ranks,
-                        outcome.scores,
-                        outcome.disqualified,
-                        first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
-                    ),
-                ),
-            ).lastrowid
-            replies = seat_replies(record.events, seats)
-            raw.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        game_id,
-                        seat,
-                        bot,
-                        outcome.ranks[seat],
-                        None,
-                        0,
-                        record.stderr_logs.get(seat),
-                        replies[seat].times,
-                        replies[seat].late,
-                    )
-                    for seat, bot in enumerate(game.seating)
-                ],
-            )
-            raw.executemany(
-                "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
-                [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
-            )
-            if record.events:
-                raw.execute(
-                    "INSERT INTO event_logs VALUES (?, ?)", (game_id, version_4_log(record.events))
-                )
-    raw.close()
-    return path
+    return packed_results_database(path, SCHEMA_V4, "v4-key", records, log=version_4_log, cpu=False)
 
 
 def test_a_version_4_database_reads_exactly_as_it_did(tmp_path: Path) -> None:

@@ -1,69 +1,74 @@
-"""A database of schema version 5 (no SPRT steps) opens at the current version with each
-SPRT run's test worked out a pair at a time, in the order its games were stored: the first
-pair whose LLR left the bounds is the decision, as the run that stored them would have
-decided had it kept it."""
+"""A database of schema version 5 (no leagues) opens at the latest version and reads
+exactly as it did; its tables end up as those of a new file, with the league's tables
+empty; and a league can be kept in it from then on."""
 
 from __future__ import annotations
 
-import sqlite3
+import dataclasses
 from pathlib import Path
 
-import pytest
-from old_stores import schema_of, schema_version
+from old_stores import (
+    expected_stats,
+    games,
+    packed_results_database,
+    schema_of,
+    schema_version,
+)
+from paths import OLD_SCHEMAS
 
-from arena_kernel.model import GameRecord, Outcome, ScheduledGame
+from arena_kernel.model import GameRecord
+from arena_kernel.scoring.league_ratings import RatingPoint
 from arena_kernel.store import SCHEMA_VERSION, Store
+from arena_kernel.store.league import LeagueBlock, LeagueBot
 
-SPEC = {
-    "bots": [{"name": "a"}, {"name": "b"}],
-    "sprt": {"elo0": 0, "elo1": 200, "alpha": 0.4, "beta": 0.4},
-}
-"""Bounds of +-0.405: a pair a wins both games of alone accepts H1 (LLR 0.419), one b wins
-both of alone H0 (-0.735); the two together are inside the bounds (-0.315)."""
-
-
-def game(index: int, winner: str) -> GameRecord:
-    seating = ("a", "b") if index % 2 == 0 else ("b", "a")
-    return GameRecord(ScheduledGame(index, 7, seating), Outcome.win(seating.index(winner), 2, "r"))
+SCHEMA_V5 = OLD_SCHEMAS / "schema_v5.sql"
 
 
 def version_5_database(path: Path, records: list[GameRecord]) -> Path:
-    """``path`` with one SPRT run of ``records``, stored in that order as an arena of
-    schema version 5 stored them: version 6 only adds the table of the SPRT's steps, so
-    this is today's file without it."""
-    with Store(path) as store:
-        run = store.open_run("v5-key", "sprt", "nim", SPEC, 20)
-        for record in records:
-            store.save_game(run.run_id, record)
-    with sqlite3.connect(path) as raw:
-        raw.execute("DROP TABLE sprt_steps")
-        raw.execute("PRAGMA user_version = 5")
-    raw.close()
-    return path
+    """``path`` with one run of ``records``, stored as arena's ``save_game`` stored them at
+    schema version 5 (the same statements)."""
+    return packed_results_database(path, SCHEMA_V5, "v5-key", records)
 
 
-@pytest.mark.parametrize(
-    ("order", "decided"),
-    [((0, 1, 2, 3, 4), ("H1", 0.419)), ((2, 3, 0, 1, 4), ("H0", -0.735))],
-    ids=["a-first", "b-first"],
-)
-def test_the_steps_of_a_stored_sprt_follow_the_order_its_games_were_stored(
-    tmp_path: Path, order: tuple[int, ...], decided: tuple[str, float]
-) -> None:
-    winners = {0: "a", 1: "a", 2: "b", 3: "b", 4: "a"}  # pair 0 to a, pair 1 to b, half of 2
-    path = version_5_database(tmp_path / "v5.sqlite", [game(i, winners[i]) for i in order])
+def test_a_version_5_database_reads_exactly_as_it_did(tmp_path: Path) -> None:
+    records = list(games(30, seed=5))
+    path = version_5_database(tmp_path / "v5.sqlite", records)
     assert schema_version(path) == 5
     with Store(path) as store:
-        first, second = store.sprt_steps(1)
+        run = store.run("v5-key")
+        stored = store.games(run.run_id)
+        assert [g.index for g in stored] == [r.game.index for r in records]
+        for game, record in zip(stored, records, strict=True):
+            assert store.events(game.game_id) == record.events
+            assert game.seating == record.game.seating and game.seed == record.game.seed
+        assert store.bot_stats(run.run_id) == expected_stats(records)
+        assert store.league_bots(run.run_id) == []
+        assert store.league_blocks(run.run_id) == []
+        assert store.rating_history(run.run_id) == []
     assert schema_version(path) == SCHEMA_VERSION
-    assert (first.seq, first.decision, round(first.llr, 3)) == (1, *decided)
-    assert (second.seq, second.decision, round(second.llr, 3)) == (2, None, -0.315)
-    assert {first.pair, second.pair} == {0, 1} and first.pair == order[0] // 2
 
 
 def test_a_migrated_file_has_the_tables_of_a_new_one(tmp_path: Path) -> None:
-    migrated = version_5_database(tmp_path / "v5.sqlite", [game(0, "a")])
+    migrated = version_5_database(tmp_path / "v5.sqlite", list(games(3)))
     Store(migrated).close()
     new = tmp_path / "new.sqlite"
     Store(new).close()
     assert schema_of(migrated) == schema_of(new)
+
+
+def test_a_migrated_file_keeps_a_league(tmp_path: Path) -> None:
+    path = version_5_database(tmp_path / "v5.sqlite", list(games(4)))
+    bot = LeagueBot(1, "ann", "ann", 1, "0123456789abcdef", {"how": {}, "files": {}}, 0, None)
+    block = LeagueBlock(0, 4, ("ann", "bo"), (("ann", "bo"), ("bo", "ann")))
+    point = RatingPoint(0, 6, "ann", 1510.5, 80.25, 6)
+    with Store(path) as store:
+        store.add_league_bots(1, [bot])
+        store.add_league_block(1, block, 6)
+        store.add_ratings(1, [point])
+        store.retire_league_bots(1, {"ann": 3})
+    with Store(path) as store:
+        assert store.league_bots(1) == [dataclasses.replace(bot, retired=3)]
+        assert store.league_blocks(1) == [block]
+        assert store.rating_history(1) == [point]
+        assert store.run(1).total_games == 6
+        assert sum(store.games_by_seat(1).values()) == sum(len(g.seating) for g in store.results(1))
