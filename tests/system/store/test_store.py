@@ -376,14 +376,18 @@ def test_a_bots_start_up_faults_are_those_of_games_it_answered_nothing_in(
 
 
 def _damage(path: Path) -> None:
-    """Zero every page after the first: the header and schema still read, the tables not."""
+    """Zero the root page of every table and index: the header and schema (page 1 and
+    wherever it overflows to) still read, the tables not."""
     with sqlite3.connect(path) as raw:
         raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page = raw.execute("PRAGMA page_size").fetchone()[0]
-    size = path.stat().st_size
+        roots = [row[0] for row in raw.execute("SELECT rootpage FROM sqlite_master")]
+    raw.close()
     with open(path, "r+b") as f:
-        f.seek(page)
-        f.write(bytes(size - page))
+        for root in roots:
+            if root:
+                f.seek((root - 1) * page)
+                f.write(bytes(page))
 
 
 def test_a_damaged_file_is_one_clear_error_for_reads_writes_and_the_check(
