@@ -35,10 +35,10 @@ from typing import Any, TypeVar
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.executors.base import Results
-from arena_kernel.executors.bot_files import BotFiles, bot_files, first_difference
 from arena_kernel.executors.crowding import usable_cores
 from arena_kernel.executors.lineup import Lineup
 from arena_kernel.executors.player import SessionPlayer
+from arena_kernel.match.bot_identity import what_it_runs
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Session
 from arena_kernel.match.spec import MatchSpec
@@ -46,6 +46,12 @@ from arena_kernel.model import GameRecord, ScheduledGame
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 
 T = TypeVar("T")
+
+
+BotFiles = Mapping[str, str]
+"""The files a bot is made of, each path -> the SHA-256 of its content, as
+:func:`~arena_kernel.match.bot_identity.what_it_runs` finds them: a built-in bot's package,
+the folder of a bot with a ``cwd`` of its own, else the files its command names."""
 
 
 LEASE_CHECK = 1.0
@@ -69,14 +75,31 @@ class WorkerSetup:
 
 
 def coordinator_files(match: ResolvedMatch) -> dict[str, BotFiles]:
-    """The files of each of ``match``'s bots that is started by a command, on this
-    machine: what :attr:`WorkerSetup.bots` holds."""
-    spec = match.spec
-    return {
-        name: bot_files(bot.program, spec.database, spec.logs)
-        for name, bot in match.bots.items()
-        if bot.program.argv is not None
-    }
+    """The files of each of ``match``'s bots on this machine: what
+    :attr:`WorkerSetup.bots` holds."""
+    return _files_here(match.spec, match)
+
+
+def _files_here(spec: MatchSpec, match: ResolvedMatch) -> dict[str, BotFiles]:
+    """Each bot's files on this machine, ``spec`` (the coordinator's, whose database and
+    logs they leave out) saying where they are."""
+    game = type(match.game)
+    return {bot.name: what_it_runs(bot, spec, game)["files"] for bot in spec.bots}
+
+
+def first_difference(here: BotFiles, reference: BotFiles) -> str | None:
+    """How the files ``here`` differ from the coordinator's ``reference``, in words (the
+    first file in name order that differs), or None when they are the same."""
+    for path in sorted(set(here) | set(reference)):
+        mine, theirs = here.get(path), reference.get(path)
+        if mine == theirs:
+            continue
+        if mine is None:
+            return f"{path} is missing here"
+        if theirs is None:
+            return f"{path} is here but not on the coordinator"
+        return f"{path} differs from the coordinator's ({mine[:12]} here, {theirs[:12]} there)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -244,15 +267,11 @@ async def _prepare(setup: WorkerSetup) -> _WorkerRun:
 
 def _stale_bot(setup: WorkerSetup, match: ResolvedMatch) -> str | None:
     """The first bot whose files here are not the coordinator's, in words, or None."""
-    spec = setup.spec
+    here = _files_here(setup.spec, match)
     for name, reference in sorted(setup.bots.items()):
-        bot = match.bots.get(name)
-        if bot is None:
-            continue
-        here = bot_files(bot.program, spec.database, spec.logs)
-        difference = first_difference(here, reference)
+        difference = first_difference(here.get(name, {}), reference)
         if difference is not None:
-            return f'{spec.path}: bot "{name}" is not the coordinator\'s here: {difference}'
+            return f'{setup.spec.path}: bot "{name}" is not the coordinator\'s here: {difference}'
     return None
 
 
