@@ -21,8 +21,10 @@ if TYPE_CHECKING:  # _EXPORTS for type checkers: the same names from the same mo
     from arena_kernel.executors.remote import WorkerSetup as WorkerSetup
     from arena_kernel.executors.remote import check_worker as check_worker
     from arena_kernel.executors.remote import close_run as close_run
+    from arena_kernel.executors.remote import coordinator_files as coordinator_files
     from arena_kernel.executors.remote import deliver as deliver
     from arena_kernel.executors.remote import play_session as play_session
+    from arena_kernel.executors.remote import renew_run as renew_run
 
 _EXPORTS: Final = {
     "Executor": "arena_kernel.executors.base",
@@ -32,8 +34,10 @@ _EXPORTS: Final = {
     "WorkerSetup": "arena_kernel.executors.remote",
     "check_worker": "arena_kernel.executors.remote",
     "close_run": "arena_kernel.executors.remote",
+    "coordinator_files": "arena_kernel.executors.remote",
     "deliver": "arena_kernel.executors.remote",
     "play_session": "arena_kernel.executors.remote",
+    "renew_run": "arena_kernel.executors.remote",
 }
 """Every name of the surface, and the module that defines it."""
 

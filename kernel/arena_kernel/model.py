@@ -105,6 +105,9 @@ class RunInfo:
     clock_note: str | None = field(default=None, kw_only=True)
     """While the run plays: a warning about its clocks for the run's header (wall-clock
     limits with more games at once than a machine has cores), or None."""
+    executor_note: str | None = field(default=None, kw_only=True)
+    """While the run plays: a warning about where it plays for the run's header (a
+    cluster's settings that the executor relies on set otherwise), or None."""
 
 
 @dataclass(frozen=True)

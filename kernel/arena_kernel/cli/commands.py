@@ -241,12 +241,13 @@ def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> 
             results = store.results(run.run_id)
             spec = store.spec(run.run_id)
             faulted = StoredFaults.read(store, run.run_id)
+            steps = store.sprt_steps(run.run_id)
             ladder = ladder_of(store, run.run_id, spec)
         bots = [b["name"] for b in spec.get("bots", [])]
         scorers = spec.get("scorers", ["wins"])
         registries = scorer_registries(plugins, scorers)
         tables, faults, sprt, own = run_standings(
-            results, bots, scorers, registries.scorers.cls, spec
+            results, bots, scorers, registries.scorers.cls, spec, steps
         )
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "

@@ -137,6 +137,8 @@ class ProgressReport:
 
     @hookimpl
     def arena_run_start(self, run: RunInfo) -> None:
+        if run.executor_note is not None:
+            click.echo(f"arena: {run.executor_note}", err=True)
         if run.clock_note is not None:
             click.echo(f"arena: {run.clock_note}", err=True)
         if run.sandbox_note is not None:

@@ -72,6 +72,10 @@ class Executor(Configurable, ABC):
         :meth:`prepare`."""
         self.sandbox_note: str | None = None
         """A warning line for the run's header, or None, after :meth:`prepare`."""
+        self.note: str | None = None
+        """After :meth:`prepare`, a warning line for the run's header about where it plays
+        (a cluster's settings that the executor cannot change and would have otherwise),
+        or None."""
         self.crowding: dict[str, tuple[int, int]] = {}
         """After :meth:`prepare`, per machine that plays (its host name), how many games it
         plays at once and how many cores it has, where the executor knows them: what

@@ -19,20 +19,29 @@ gives its tasks to another one, and gives up on a task that killed its workers t
   the worker holds, so a session queued behind one that crashes its worker would be
   counted as crashing too: the cluster started here gives each thread one task at most,
   ``worker-saturation`` 1.0.)
-- before the first game, every worker checks that it can start every bot
-  (:func:`~arena_kernel.executors.remote.check_worker`).
+- before the first game, every worker checks that it can start every bot and that its
+  copy of each bot's files is the coordinator's
+  (:func:`~arena_kernel.executors.remote.check_worker`);
+- a session's result is let go as soon as its games are stored: the scheduler would
+  otherwise play it again when the worker holding the result dies;
+- the coordinator renews its run's lease on every worker every ``lease / 4`` seconds, so
+  a worker closes the run of a coordinator that died without closing it;
+- when the connection to the scheduler is lost, every session in play is lost with it
+  (Dask cancels a client's tasks): the run stops with a set-up error at once, its games
+  in play unstored for the next run, instead of waiting on results that never come.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import itertools
 import logging
 import secrets
 import traceback
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from arena_kernel.errors import SetupError
 from arena_kernel.executors.base import Executor, Results
@@ -42,6 +51,21 @@ if TYPE_CHECKING:  # registering an executor imports no game, no referee and no 
     from arena_kernel.executors.remote import SessionResult, WorkerCheck, WorkerSetup
     from arena_kernel.match.resolved import ResolvedMatch
     from arena_kernel.match.schedule import Session, Sessions
+
+T = TypeVar("T")
+
+WATCH = 0.25
+"""Seconds between looks at the connection to the scheduler while the coordinator waits."""
+
+LOOPBACK = "127.0.0.1"
+"""Where every port of the cluster a run starts for itself listens."""
+
+CLOSE_WAIT = 10.0
+"""Seconds the coordinator gives the cluster to close the run at its end."""
+
+SATURATION = 1.0
+"""The most ``distributed.scheduler.worker-saturation`` may be: with more, a worker holds
+sessions waiting behind the one it plays, and is blamed for them when that one kills it."""
 
 
 class DaskExecutor(Executor):
@@ -68,8 +92,16 @@ class DaskExecutor(Executor):
             3,
             "How many times a session is started on a worker that then dies before it "
             "is reported as failed (the cluster started here; a scheduler of your own "
-            "has its distributed.scheduler.allowed-failures, plus one).",
+            "has its distributed.scheduler.allowed-failures, plus one, and the run says "
+            "when that is not this).",
             minimum=1,
+        ),
+        "lease": Option(
+            60.0,
+            "Seconds a worker keeps a run open (its bots' warden, its prepared transports) "
+            "without word from the coordinator, which renews it every lease / 4 seconds: "
+            "a coordinator that dies leaves nothing on the workers for longer.",
+            above=0,
         ),
     }
 
@@ -79,16 +111,31 @@ class DaskExecutor(Executor):
         super().__init__(match, plugins, **options)
         self.client: Any = None
         self.cluster: Any = None
+        self.address = ""
         self._tasks = itertools.count()
+        self._renewing: asyncio.Task[None] | None = None
+        self._quiet = contextlib.ExitStack()
         self.threads = 1
 
     async def prepare(self, sessions: Sessions) -> None:
-        from arena_kernel.executors.remote import WorkerSetup, check_worker
+        from arena_kernel.executors.remote import WorkerSetup, check_worker, coordinator_files
 
         distributed = self._distributed()
-        self.setup = WorkerSetup(secrets.token_hex(8), self.match.spec, self._plugin_paths())
+        self._quiet.enter_context(_quiet_logs())
+        self.setup = WorkerSetup(
+            secrets.token_hex(8),
+            self.match.spec,
+            self._plugin_paths(),
+            coordinator_files(self.match),
+            self.config["lease"],
+        )
         await self._connect(distributed)
-        checks: dict[str, WorkerCheck] = await self.client.run(check_worker, self.setup)
+        if self.cluster is None:
+            self.note = await self._connected(self._scheduler_settings())
+        self._renewing = asyncio.ensure_future(self._renew_lease())
+        checks: dict[str, WorkerCheck] = await self._connected(
+            self.client.run(check_worker, self.setup)
+        )
         problems = [
             f"worker {address} on {check.host}: {check.problem}"
             for address, check in sorted(checks.items())
@@ -96,7 +143,7 @@ class DaskExecutor(Executor):
         ]
         if problems:
             raise SetupError("; ".join(problems))
-        threads: dict[str, int] = await self.client.nthreads()
+        threads: dict[str, int] = await self._connected(self.client.nthreads())
         self.threads = sum(threads.values())
         self.sandbox, self.sandbox_note = _sandbox(checks)
         for address, check in checks.items():
@@ -133,27 +180,116 @@ class DaskExecutor(Executor):
             tries = self.config["tries"]
             settings = {
                 "distributed.scheduler.allowed-failures": tries - 1,
-                "distributed.scheduler.worker-saturation": 1.0,
+                "distributed.scheduler.worker-saturation": SATURATION,
             }
             with dask.config.set(settings):
+                # Every port of the cluster on loopback and no dashboard: whoever reaches
+                # a scheduler can run code on its workers. (The scheduler serves its
+                # health and metrics pages over HTTP all the same: on a free port.)
                 self.cluster = await distributed.LocalCluster(
                     n_workers=self.config["workers"],
                     threads_per_worker=self.config["threads"],
                     processes=True,
                     asynchronous=True,
+                    host=LOOPBACK,
                     dashboard_address=None,
+                    worker_dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": f"{LOOPBACK}:0"},
                     silence_logs=logging.ERROR,
                 )
             address = self.cluster.scheduler_address
+        self.address = address
+        timeout = self.config["timeout"]
+        client = distributed.Client(address, asynchronous=True, timeout=timeout)
         try:
-            timeout = self.config["timeout"]
-            self.client = await distributed.Client(address, asynchronous=True, timeout=timeout)
-            await self.client.wait_for_workers(1, timeout=timeout)
-        except (OSError, TimeoutError) as exc:
+            await client
+            await client.wait_for_workers(1, timeout=timeout)
+            self.client = client
+        except Exception as exc:  # a connection refused, no TLS settings for tls://...
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), CLOSE_WAIT)
+            hint = ""
+            if str(address).startswith("tls://"):
+                hint = " (a tls:// scheduler takes Dask's TLS settings: see the README)"
             raise SetupError(
                 f"{self.match.spec.path}: cannot reach a Dask scheduler with a worker at "
-                f"{address}: {exc}"
+                f"{address}: {exc}{hint}"
             ) from None
+
+    async def _scheduler_settings(self) -> str | None:
+        """What a scheduler of the user's own sets otherwise than the executor needs, with
+        what to set instead, as a warning line for the run's header (None: nothing)."""
+        import dask
+
+        async def setting(key: str) -> Any:
+            # dask.config.get is found on any scheduler, with or without arena installed.
+            return await self.client.run_on_scheduler(
+                dask.config.get, f"distributed.scheduler.{key}"
+            )
+
+        where = f"the Dask scheduler at {self.address}"
+        try:
+            saturation = float(await setting("worker-saturation"))
+            failures = int(await setting("allowed-failures"))
+        except Exception as exc:
+            return (
+                f"cannot read the settings of {where} ({type(exc).__name__}: {exc}): "
+                'see the README\'s "Several machines" for what the run needs of them'
+            )
+        problems, settings = [], []
+        if saturation > SATURATION:
+            problems.append(
+                f"worker-saturation {saturation:g} hands a worker sessions beyond its "
+                "threads (a worker that dies is blamed for them too)"
+            )
+            settings.append(f"DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION={SATURATION}")
+        tries = self.config["tries"]
+        if failures + 1 != tries:
+            problems.append(
+                f"allowed-failures {failures} starts a session {failures + 1} times on "
+                f"workers that die, not `tries` = {tries}"
+            )
+            settings.append(f"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES={tries - 1}")
+        if not problems:
+            return None
+        return f"{where}: {'; '.join(problems)}: start it with {' '.join(settings)}"
+
+    async def _renew_lease(self) -> None:
+        """Renew the run's lease on every worker, for as long as the run plays."""
+        from arena_kernel.executors.remote import renew_run
+
+        every = self.setup.lease / 4
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):  # a worker gone, a scheduler gone: play() sees
+                # Bounded: a worker that cannot be reached must not hold up the others'.
+                renewal = self.client.run(renew_run, self.setup.token, on_error="ignore")
+                await asyncio.wait_for(renewal, every)
+
+    async def _connected(self, awaitable: Awaitable[T]) -> T:
+        """What ``awaitable`` gives, waited for as long as the connection to the scheduler
+        holds; once it is lost, :class:`SetupError` (and ``awaitable`` is cancelled)."""
+        task = asyncio.ensure_future(awaitable)
+        try:
+            while not task.done():
+                await asyncio.wait({task}, timeout=WATCH)
+                if not task.done() and self._lost():
+                    raise self._lost_error()
+            return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+    def _lost(self) -> bool:
+        return self.client is None or self.client.status != "running"
+
+    def _lost_error(self) -> SetupError:
+        return SetupError(
+            f"{self.match.spec.path}: lost the connection to the Dask scheduler at "
+            f"{self.address}: the sessions in play on its workers are lost with it"
+        )
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
         from arena_kernel.executors.remote import deliver
@@ -172,13 +308,14 @@ class DaskExecutor(Executor):
                 _play_on_this_worker, self.setup, session, disqualified, key=key, pure=False
             )
 
-        first = [submit(s) for s in itertools.islice(sessions, self.threads)]
-        finished = distributed.as_completed(first)
+        first = itertools.islice(sessions, self.threads)
+        finished = distributed.as_completed([submit(session) for session in first])
         try:
-            async for future in finished:
+            while not finished.is_empty():
+                future = await self._connected(finished.__anext__())
                 session = submitted.pop(future.key)
                 try:
-                    result: SessionResult = await future
+                    result: SessionResult = await self._connected(future)
                 except SetupError:
                     raise
                 except distributed.KilledWorker as exc:
@@ -189,6 +326,8 @@ class DaskExecutor(Executor):
                         str(exc),
                     )
                 except Exception as exc:
+                    if self._lost():
+                        raise self._lost_error() from None
                     results.failed(
                         f"session-{session.number}",
                         f"the worker failed: {type(exc).__name__}: {exc}",
@@ -196,11 +335,15 @@ class DaskExecutor(Executor):
                     )
                 else:
                     deliver(result, results)
+                # Stored: let the result go, or a worker that dies holding it would have
+                # the scheduler play the session again for a client that still wants it.
+                future.release()
+                del future
                 for more in itertools.islice(sessions, 1):
                     finished.add(submit(more))
         finally:
             pending = list(finished.futures)
-            if pending:
+            if pending and not self._lost():
                 with contextlib.suppress(Exception):
                     await client.cancel(pending)
 
@@ -208,13 +351,43 @@ class DaskExecutor(Executor):
         from arena_kernel.executors.remote import close_run
 
         try:
+            if self._renewing is not None:
+                self._renewing.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._renewing
             if self.client is not None:
+                if not self._lost():
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(
+                            self.client.run(close_run, self.setup.token), CLOSE_WAIT
+                        )
                 with contextlib.suppress(Exception):
-                    await self.client.run(close_run, self.setup.token)
-                await self.client.close()
+                    await asyncio.wait_for(self.client.close(), CLOSE_WAIT)
         finally:
-            if self.cluster is not None:
-                await self.cluster.close()
+            try:
+                if self.cluster is not None:
+                    await self.cluster.close()
+            finally:
+                self._quiet.close()
+
+
+@contextlib.contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """The coordinator's ``distributed`` loggers silent but for critical records: what
+    goes wrong in a run is the run's to say, in its own words (a lost connection logs
+    tracebacks, a worker that dies a warning)."""
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _play_on_this_worker(

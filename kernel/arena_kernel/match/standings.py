@@ -10,7 +10,7 @@ from arena_kernel.match.stages import Stages
 from arena_kernel.model import Standings
 from arena_kernel.scoring.base import Scorer
 from arena_kernel.scoring.faults import FaultedResult, fault_losses
-from arena_kernel.scoring.sprt_run import sprt_standings
+from arena_kernel.scoring.sprt_run import SprtStep, sprt_standings
 
 
 class RunStandings(NamedTuple):
@@ -31,15 +31,17 @@ def run_standings(
     scorers: Sequence[str],
     scorer_class: Callable[[str], type[Scorer]],
     spec: Mapping[str, Any] | None = None,
+    sprt_steps: Sequence[SprtStep] = (),
 ) -> RunStandings:
     """The standings of a run's stored ``results`` for its ``bots`` (in the match file's
     order), by each of ``scorers``; ``scorer_class`` finds a scorer by name (a registry's
     ``cls``, which names the installed ones when one is missing). ``spec`` is the run's
-    stored spec: its ``[sprt]`` and its format add their tables."""
+    stored spec: its ``[sprt]`` (with the run's stored ``sprt_steps``) and its format add
+    their tables."""
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
     spec = spec or {}
     sprt = spec.get("sprt")
-    test = sprt_standings(results, bots, sprt) if sprt else None
+    test = sprt_standings(results, bots, sprt, sprt_steps) if sprt else None
     stages = Stages.of(spec) if spec.get("format") else None
     own = stages.table(results) if stages is not None else None
     return RunStandings(tables, fault_losses(results, bots), test, own)

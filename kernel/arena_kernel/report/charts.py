@@ -157,7 +157,8 @@ class OverGames:
         plot_h = self.height - self.top - self.bottom
         return self.top + (self.high - value) / (self.high - self.low) * plot_h
 
-    def opening(self, css: str, label: str) -> list[str]:
+    def opening(self, css: str, label: str, counted: str = "games counted") -> list[str]:
+        """``counted``: what the horizontal axis counts."""
         left, right, width, height = self.left, self.right, self.width, self.height
         axis = height - self.bottom
         parts = [
@@ -178,7 +179,7 @@ class OverGames:
             parts.append(f'<text class="tick" x="{tx:.1f}" y="{axis + 16}">{int(tick)}</text>')
         middle = left + (width - left - right) / 2
         parts.append(
-            f'<text class="axis-label" x="{middle}" y="{height - 6}">games counted</text>'
+            f'<text class="axis-label" x="{middle}" y="{height - 6}">{esc(counted)}</text>'
             f'<line class="axis" x1="{left}" y1="{axis}" x2="{width - right}" y2="{axis}"/>'
         )
         return parts
@@ -216,3 +217,43 @@ def history_chart(
             )
     parts.append("</svg>")
     return f'<figure class="history">{"".join(parts)}{legend(bots, range(len(bots)))}</figure>'
+
+
+def llr_chart(llrs: Sequence[float], lower: float, upper: float, decided_at: int | None) -> str:
+    """An SPRT's log-likelihood ratio after each pair (``llrs[i]`` after ``i + 1`` pairs)
+    between its two bounds; the pairs completed after the test decided at pair
+    ``decided_at`` are drawn apart (dashed), after a mark at the decision. Long tests are
+    drawn through at most about a thousand of their points, the decision among them."""
+    if not llrs:
+        return ""
+    every = max(1, len(llrs) // 1000)
+    shown = sorted(
+        {0, len(llrs) - 1, *range(0, len(llrs), every)}
+        | ({decided_at - 1} if decided_at is not None else set())
+    )
+    low, high = _range([lower, upper, *(llrs[i] for i in shown)])
+    frame = OverGames(low, high, 0, len(llrs), height=300, right=48)
+    parts = frame.opening("llr", "LLR after each pair of games", "pairs of games")
+    for name, bound in (("H1", upper), ("H0", lower)):
+        y = frame.y(bound)
+        parts.append(
+            f'<line class="bound" x1="{frame.left}" y1="{y:.1f}" '
+            f'x2="{frame.width - frame.right}" y2="{y:.1f}"/><text class="tick bound-name" '
+            f'x="{frame.width - frame.right + 6}" y="{y + 4:.1f}">{name}</text>'
+        )
+    end = len(llrs) if decided_at is None else decided_at
+    counted = [(0, 0.0)] + [(i + 1, llrs[i]) for i in shown if i < end]
+    after = [(i + 1, llrs[i]) for i in shown if i >= end - 1] if decided_at is not None else []
+    for points, kind in ((counted, "series"), (after, "series after")):
+        if len(points) > 1:
+            line = " ".join(f"{frame.x(n):.1f},{frame.y(v):.1f}" for n, v in points)
+            parts.append(f'<polyline class="{kind}" points="{line}"/>')
+    if decided_at is not None:
+        value = llrs[decided_at - 1]
+        parts.append(
+            f'<circle class="decision" cx="{frame.x(decided_at):.1f}" cy="{frame.y(value):.1f}" '
+            f'r="5"><title>decided after {decided_at} pairs: LLR {esc(number(value))}</title>'
+            "</circle>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)

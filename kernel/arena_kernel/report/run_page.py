@@ -17,12 +17,14 @@ from typing import Any
 from arena_kernel.match.standings import run_standings
 from arena_kernel.model import RunInfo, Standings
 from arena_kernel.report.analysis import cross_table, rating_history
-from arena_kernel.report.charts import estimate_chart, history_chart
+from arena_kernel.report.charts import estimate_chart, history_chart, llr_chart
 from arena_kernel.report.game_list import list_file
 from arena_kernel.report.html import esc, page, table
 from arena_kernel.report.league import LeagueView, league_section
 from arena_kernel.report.stats import BotStats, fault_kinds
 from arena_kernel.scoring.base import Scorer, roster
+from arena_kernel.scoring.sprt import bounds
+from arena_kernel.scoring.sprt_run import SprtStep, settings_of
 from arena_kernel.store.sqlite import RunRecord, StoredGame, sandbox_counts
 
 
@@ -37,6 +39,8 @@ class RunView:
     stats: Sequence[BotStats]
     created: float | None = None
     finished: float | None = None
+    sprt_steps: Sequence[SprtStep] = ()
+    """The run's SPRT a pair at a time, as stored (none without ``[sprt]``)."""
     league: LeagueView | None = None
     """A league's ladder and ratings over time (None: the run is no league)."""
 
@@ -75,7 +79,9 @@ def run_figures(view: RunView, scorer_class: Callable[[str], type[Scorer]]) -> R
     games = sorted(view.games, key=lambda g: g.index)
     bots = run_bots(view)
     scorers, ranking = scorers_of(view.spec)
-    tables, faults, sprt, own = run_standings(games, bots, scorers, scorer_class, view.spec)
+    tables, faults, sprt, own = run_standings(
+        games, bots, scorers, scorer_class, view.spec, view.sprt_steps
+    )
     return RunFigures(view, games, bots, scorers, ranking, tables, faults, sprt, own, scorer_class)
 
 
@@ -206,15 +212,15 @@ def _standings(figures: RunFigures) -> str:
     return "".join(parts)
 
 
-def _panel(extra: Standings | None, anchor: str) -> str:
+def _panel(extra: Standings | None, anchor: str, figure: str = "") -> str:
     """A table beside the scorers' (the run's SPRT, a Swiss's scores, a knockout's
-    bracket); nothing for a run without it."""
+    bracket), with its ``figure`` if any; nothing for a run without it."""
     if extra is None:
         return ""
     notes = "".join(f'<p class="note">{esc(n)}</p>' for n in extra.notes)
     return (
         f'<section class="panel" id="{anchor}"><h2>{esc(extra.title)}</h2>'
-        f"{table(extra.columns, extra.rows)}{notes}</section>"
+        f"{table(extra.columns, extra.rows)}{notes}{figure}</section>"
     )
 
 
@@ -227,7 +233,17 @@ def _league(figures: RunFigures) -> str:
 
 
 def _sprt(figures: RunFigures) -> str:
-    return _panel(figures.sprt, "sprt")
+    return _panel(figures.sprt, "sprt", _llr_chart(figures.view))
+
+
+def _llr_chart(view: RunView) -> str:
+    """The run's SPRT drawn a pair at a time, or nothing for a run without one."""
+    test = view.spec.get("sprt")
+    if not test or not view.sprt_steps:
+        return ""
+    lower, upper = bounds(settings_of(test))
+    decided = next((step.seq for step in view.sprt_steps if step.decision), None)
+    return llr_chart([step.llr for step in view.sprt_steps], lower, upper, decided)
 
 
 def _faults(figures: RunFigures) -> str:

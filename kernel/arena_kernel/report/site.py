@@ -75,6 +75,7 @@ def write_report(
                 bot_stats(store, run_id),
                 created=records[run_id].created,
                 finished=records[run_id].finished,
+                sprt_steps=store.sprt_steps(run_id),
                 league=league_view(store, run_id)
                 if specs[run_id].get("format") == "league"
                 else None,

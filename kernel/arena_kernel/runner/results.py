@@ -15,7 +15,7 @@ from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.observers import Observers
 from arena_kernel.runner.first_starts import FirstStarts
 from arena_kernel.scoring.base import played
-from arena_kernel.scoring.sprt_run import SprtTracker
+from arena_kernel.scoring.sprt_run import SprtStep, SprtTracker
 from arena_kernel.store.sqlite import Store
 
 
@@ -77,12 +77,20 @@ class RunResults:
             record = dataclasses.replace(
                 record, outcome=dataclasses.replace(record.outcome, void=True)
             )
-        self.store.save_game(self.run.run_id, record)
-        if self.sprt is not None:
-            self.sprt.add(played(record))
+        self.store.save_game(self.run.run_id, record, self._sprt_step(record))
         self.disqualified.update(game.seating[seat] for seat in record.outcome.disqualified)
         self.played += 1
         self.observers.notify(hookspecs.arena_game_end, run=self.run, game=game, record=record)
+
+    def _sprt_step(self, record: GameRecord) -> SprtStep | None:
+        """Count ``record`` in the run's SPRT; the step it makes, to store with it. A game
+        that puts a bot out voids every game of that bot, and the test with them."""
+        if self.sprt is None:
+            return None
+        if record.outcome.disqualified:
+            self.sprt.clear()
+            return None
+        return self.sprt.add(played(record))
 
     def failed(self, label: str, message: str, details: str) -> None:
         """A game plugin (or the executor) failed on ``label``: the traceback goes to

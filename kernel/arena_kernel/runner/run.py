@@ -26,7 +26,7 @@ from arena_kernel.registries.observers import Observers
 from arena_kernel.registries.registry import Registries
 from arena_kernel.runner.first_starts import FirstStarts
 from arena_kernel.runner.results import RunResults
-from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
+from arena_kernel.scoring.sprt_run import SprtStep, SprtTracker, settings_of
 from arena_kernel.store.lock import exclusive_run
 from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
 
@@ -147,6 +147,8 @@ class Runner:
             if stored is not None and starts_any(self.match, self.match.bots):
                 self._refuse_other_sandboxes(stored)
         run = self.store.open_run(spec.key(), spec.name, spec.game, self.record, total)
+        if playing:
+            run = dataclasses.replace(run, executor_note=self.executor.note)
         if playing and starts_any(self.match, self.match.bots):
             run = dataclasses.replace(
                 run,
@@ -163,6 +165,7 @@ class Runner:
                 await self.executor.play(_until_decided(iter(sessions), sprt), results)
                 results.settle()
                 await self._later_stages(pending, results)
+                await self._undecided_again(sprt, results)
         except SetupError as exc:
             left = (
                 f"{len(pending) - results.played} of its games not played"
@@ -179,13 +182,15 @@ class Runner:
         stopped = None
         if decided and done_games < len(self.schedule):
             assert sprt is not None
+            after = len(sprt.after())
             stopped = (
                 f"the SPRT accepted {sprt.result.decision} after "
                 f"{sprt.result.pairs} pairs of games: the run stopped with "
                 f"{len(self.schedule) - done_games} of its games not played"
+                + (f" ({after} pairs completed after the decision, shown apart)" if after else "")
             )
         stored_results = self.store.results(run.run_id)
-        standings = self.standings(stored_results)
+        standings = self.standings(stored_results, self.store.sprt_steps(run.run_id))
         summary = RunSummary(
             run,
             played=results.played,
@@ -222,12 +227,19 @@ class Runner:
             + SANDBOX_ADVICE.get(mine, "give this match file a `database` of its own")
         )
 
-    def standings(self, results: list[StoredGame]) -> RunStandings:
+    def standings(
+        self, results: list[StoredGame], sprt_steps: Sequence[SprtStep] = ()
+    ) -> RunStandings:
         """One table per scorer, the games each bot lost to faults and the SPRT, of the
-        run's stored ``results``."""
+        run's stored ``results`` and ``sprt_steps``."""
         names = [b.name for b in self.spec.bots]
         return run_standings(
-            results, names, self.spec.scorers, self.registries.scorers.cls, self.record
+            results,
+            names,
+            self.spec.scorers,
+            self.registries.scorers.cls,
+            self.record,
+            sprt_steps,
         )
 
     def _stage(self, results: Sequence[StoredGame]) -> Pending:
@@ -253,6 +265,17 @@ class Runner:
             await self.executor.play(iter(sessions), results)
             results.settle()
 
+    async def _undecided_again(self, sprt: SprtTracker | None, results: RunResults) -> None:
+        """Play the games left when the run's SPRT decided and then was undone (a bot put
+        out of the run, with every game the test had counted) while games were still in
+        play: with no decision, the schedule goes on."""
+        if sprt is None or sprt.decided or self.stages is not None:
+            return
+        done = self.store.stored_indexes(results.run.run_id)
+        left = Sessions(Pending(self.schedule, done), self.lifetime, self.spec.concurrency)
+        if left:
+            await self.executor.play(_until_decided(iter(left), sprt), results)
+
     def _over(self, done_games: int, run_id: int) -> bool:
         """Whether every game of the run is stored (for a staged format: no stage left)."""
         if self.stages is None:
@@ -260,20 +283,27 @@ class Runner:
         return not self.stages.to_play(self.store.results(run_id))
 
     def _sprt(self, run_id: int | None) -> SprtTracker | None:
-        """The run's SPRT (None without ``[sprt]``), fed with the games already stored."""
+        """The run's SPRT (None without ``[sprt]``), with the steps and games already
+        stored; the steps of stored games that had none are stored now."""
         if not self.spec.sprt:
             return None
-        tracker = SprtTracker(settings_of(self.spec.sprt), self.spec.bots[0].name)
-        if run_id is not None:
-            tracker.extend(self.store.results(run_id))
+        settings, first = settings_of(self.spec.sprt), self.spec.bots[0].name
+        if run_id is None:
+            return SprtTracker(settings, first)
+        steps = self.store.sprt_steps(run_id)
+        games = sorted(self.store.results(run_id), key=lambda game: game.game_id)
+        tracker = SprtTracker.resume(settings, first, steps, games)
+        if len(tracker.steps) > len(steps):
+            self.store.save_sprt_steps(run_id, tracker.steps[len(steps) :])
         return tracker
 
 
 def _until_decided(sessions: Iterator[Session], sprt: SprtTracker | None) -> Iterator[Session]:
     """The sessions left, until the run's ``sprt`` decides. The games being played then
     still end and are stored, and the partner of a pair's first game is still played (the
-    test counts whole pairs); nothing else starts. (A session of several games, for a game
-    whose bots live for a session, plays on to its end.)"""
+    stored games stay whole pairs, each bot in each seat); nothing else starts. The pairs
+    they complete are kept apart from the decision. (A session of several games, for a
+    game whose bots live for a session, plays on to its end.)"""
     last = None
     for session in sessions:
         if sprt is not None and sprt.decided:

@@ -9,20 +9,24 @@ older one could not know is NULL or empty: a game stored before version 2 has no
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import astuple
 from itertools import groupby
 from operator import itemgetter
 
 from arena_kernel.model import Event
+from arena_kernel.scoring.base import PlayedGame
+from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
 from arena_kernel.store.logs import pack, seat_replies
-from arena_kernel.store.outcomes import first_faults, result_text
+from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
 
 APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """``PRAGMA user_version``; bump it, and add the step from the previous version to
 :data:`MIGRATIONS`, on schema changes."""
 
@@ -89,6 +93,18 @@ name its games are stored under, its ``[[bots]]`` name and version, the digest o
 runs and, as JSON, what that is; the block it joined in, the block from which it is
 retired), each block as planned (its first game's index, the bots that could play and the
 seating of each of its games, as JSON), and each bot's rating after each block."""
+_SPRT_STEPS = """CREATE TABLE sprt_steps (
+        run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        pair     INTEGER NOT NULL,
+        total    REAL    NOT NULL,
+        llr      REAL    NOT NULL,
+        decision TEXT,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID"""
+"""A run's SPRT, one row per completed pair in the order they were completed
+(:class:`~arena_kernel.scoring.sprt_run.SprtStep`), stored with the game that completes
+the pair: the LLR history, and in ``decision`` the pair at which the test decided."""
 
 SCHEMA = (
     """CREATE TABLE runs (
@@ -141,6 +157,7 @@ SCHEMA = (
     "CREATE INDEX faults_by_game ON faults (game_id)",
     _EVENT_LOGS,
     *_LEAGUE_TABLES,
+    _SPRT_STEPS,
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
@@ -223,12 +240,40 @@ def _add_league(db: sqlite3.Connection) -> None:
         db.execute(table)
 
 
+def _keep_sprt_steps(db: sqlite3.Connection) -> None:
+    """Version 7 keeps each SPRT run's test a pair at a time, as the pairs were completed.
+    The pairs of runs stored before are replayed in the order their games were stored
+    (``games.id``), which is the order their run counted them in, and the first pair at
+    which the LLR left the bounds is their decision."""
+    db.execute(_SPRT_STEPS)
+    read = ResultReader()
+    for run_id, spec_text in db.execute("SELECT id, spec FROM runs").fetchall():
+        spec = json.loads(spec_text)
+        if not spec.get("sprt") or not spec.get("bots"):
+            continue
+        games = [
+            PlayedGame(idx, result.seating, result.ranks, bool(void))
+            for idx, void, text in db.execute(
+                "SELECT idx, void, outcome FROM games WHERE run_id = ? ORDER BY id", (run_id,)
+            )
+            for result in (read(text),)
+        ]
+        tracker = SprtTracker.resume(
+            settings_of(spec["sprt"]), str(spec["bots"][0]["name"]), (), games
+        )
+        db.executemany(
+            "INSERT INTO sprt_steps VALUES (?, ?, ?, ?, ?, ?)",
+            [(run_id, *step) for step in map(astuple, tracker.steps)],
+        )
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_sandbox,
     2: _pack_event_logs,
     3: _keep_results,
     4: _add_reply_cpu,
     5: _add_league,
+    6: _keep_sprt_steps,
 }
 """Per older schema version, the step that brings a database of that version to the next
 one, in the caller's transaction."""

@@ -26,10 +26,17 @@ from typing import Any
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
 from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
+from arena_kernel.scoring.sprt_run import SprtStep
 from arena_kernel.store.league import LeagueRecords
 from arena_kernel.store.logs import reply_pairs, unpack, unpack_times
 from arena_kernel.store.outcomes import ResultReader
-from arena_kernel.store.writes import check_seats, finish_run, insert_game, insert_run
+from arena_kernel.store.writes import (
+    check_seats,
+    finish_run,
+    insert_game,
+    insert_run,
+    insert_sprt_steps,
+)
 
 
 @dataclass(frozen=True)
@@ -253,15 +260,34 @@ class Store(LeagueRecords):
             )
             return _consecutive(idx for (idx,) in indexes)
 
-    def save_game(self, run_id: int, record: GameRecord) -> int | None:
-        """Store one game with its seats, faults and events in one transaction.
+    def save_game(
+        self, run_id: int, record: GameRecord, sprt_step: SprtStep | None = None
+    ) -> int | None:
+        """Store one game with its seats, faults and events in one transaction, and with
+        them ``sprt_step``, the step of the run's SPRT that the game completes.
 
         Returns the new game id, or None if the run already holds this game index (a
         resumed run racing a previous one must not count a game twice).
         """
         check_seats(record)
         with self._write() as db:
-            return insert_game(db, run_id, record)
+            game_id = insert_game(db, run_id, record)
+            if game_id is not None and sprt_step is not None:
+                insert_sprt_steps(db, run_id, [sprt_step])
+            return game_id
+
+    def save_sprt_steps(self, run_id: int, steps: Sequence[SprtStep]) -> None:
+        """Store steps of the run's SPRT worked out from games stored without them."""
+        with self._write() as db:
+            insert_sprt_steps(db, run_id, steps)
+
+    def sprt_steps(self, run_id: int) -> list[SprtStep]:
+        """The run's SPRT, a step per completed pair, in the order they were completed."""
+        rows = self._read(
+            "SELECT seq, pair, total, llr, decision FROM sprt_steps WHERE run_id = ? ORDER BY seq",
+            (run_id,),
+        )
+        return [SprtStep(*row) for row in rows]
 
     def results(self, run_id: int, indexes: range | None = None) -> list[StoredGame]:
         """The run's stored games in schedule order (void ones included: scorers skip them),

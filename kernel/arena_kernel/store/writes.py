@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena_kernel.model import GameRecord
+from arena_kernel.scoring.sprt_run import SprtStep
 from arena_kernel.store.logs import pack, seat_replies
 from arena_kernel.store.outcomes import first_faults, result_text
 
@@ -110,6 +111,8 @@ def insert_game(db: sqlite3.Connection, run_id: int, record: GameRecord) -> int 
             f"(SELECT game_id FROM seats WHERE bot IN ({marks}))",
             (run_id, *out),
         )
+        # The run's SPRT counted games that no longer count: its pairs go with them.
+        db.execute("DELETE FROM sprt_steps WHERE run_id = ?", (run_id,))
     db.executemany(
         "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
         [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
@@ -117,6 +120,14 @@ def insert_game(db: sqlite3.Connection, run_id: int, record: GameRecord) -> int 
     if record.events:
         db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
     return game_id
+
+
+def insert_sprt_steps(db: sqlite3.Connection, run_id: int, steps: Sequence[SprtStep]) -> None:
+    """Store steps of the run's SPRT (each once: a step already stored stays as it is)."""
+    db.executemany(
+        "INSERT INTO sprt_steps VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        [(run_id, s.seq, s.pair, s.total, s.llr, s.decision) for s in steps],
+    )
 
 
 def _to_json(value: dict[str, Any]) -> str:

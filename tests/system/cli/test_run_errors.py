@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from arena_cli import arena, assert_intact, nim_in_process, one_error_line, stored
+from damage import zero_the_tables
 
 HERE = Path(__file__).resolve().parent
 TCP_ARGS = 'args = ["--tcp", "{host}", "{port}"]'
@@ -179,19 +180,6 @@ def _games_with_faults(db: Path) -> int:
         return conn.execute("select count(distinct game_id) from faults").fetchone()[0]
 
 
-def _zero_pages_after_the_first(db: Path) -> None:
-    """Damage the file past its header and schema page: the file still opens as an arena
-    database, but its tables cannot be read."""
-    with sqlite3.connect(db) as conn:
-        conn.execute("pragma wal_checkpoint(truncate)")
-        page = conn.execute("pragma page_size").fetchone()[0]
-    size = db.stat().st_size
-    assert size > 4 * page, "a database of several pages"
-    with open(db, "r+b") as f:
-        f.seek(page)
-        f.write(bytes(size - page))
-
-
 def played_nim(write_match, rounds: int) -> Path:
     """A match file of Nim between two in-process built-in bots, played by ``arena run``."""
     path = write_match(nim_in_process(rounds))
@@ -205,7 +193,7 @@ def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
 ) -> None:
     path = played_nim(write_match, rounds=3)
     db = tmp_path / "results.sqlite"
-    _zero_pages_after_the_first(db)
+    zero_the_tables(db)
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
     logs_before = sorted(p.name for p in (tmp_path / "logs").iterdir())
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cluster_runs import descendants, listening_addresses, stored_indexes
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.markers import hookimpl
@@ -98,14 +98,6 @@ def on_cluster(path: Path, address: str, **options: object) -> RunSummary:
     return run_prepared(
         prepare(path, executor="dask", executor_options={"scheduler": address, **options})
     )
-
-
-def stored_indexes(database: Path) -> list[int]:
-    try:
-        with sqlite3.connect(database) as conn:
-            return [row[0] for row in conn.execute("select idx from games order by idx")]
-    except sqlite3.Error:
-        return []
 
 
 @pytest.mark.parametrize("text", [NIM.format(talk=TALK, rounds=2), RPS], ids=["games", "sessions"])
@@ -338,3 +330,26 @@ def test_executor_options_are_checked(write_match) -> None:
     bad = write_match(NIM.format(talk=TALK, rounds=1) + "[executor_options.dask]\nworkers = 0\n")
     with pytest.raises(ArenaError, match=r"line \d+: \[executor_options.dask\]: workers"):
         prepare(bad)
+
+
+class Ports:
+    """An observer: the ports this process and every process below it listen on, when the
+    first game starts (the cluster the run started is up)."""
+
+    def __init__(self) -> None:
+        self.found: set[str] | None = None
+
+    @hookimpl
+    def arena_game_start(self) -> None:
+        if self.found is None:
+            self.found = listening_addresses([os.getpid(), *descendants(os.getpid())])
+
+
+def test_the_cluster_the_run_starts_listens_on_loopback_alone(write_match) -> None:
+    path = write_match(NIM.format(talk=TALK, rounds=1) + "[executor_options.dask]\nworkers = 1\n")
+    ports = Ports()
+    summary = run_prepared(prepare(path, executor="dask"), [ports])
+
+    assert summary.errors == [] and summary.played == 6
+    assert ports.found, "the scheduler, the worker and its nanny listen"
+    assert all(address.startswith("127.0.0.1:") for address in ports.found), ports.found

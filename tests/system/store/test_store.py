@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from damage import zero_the_tables
 
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.games.base import Outcome
@@ -375,17 +376,6 @@ def test_a_bots_start_up_faults_are_those_of_games_it_answered_nothing_in(
     ]
 
 
-def _damage(path: Path) -> None:
-    """Zero every page after the first: the header and schema still read, the tables not."""
-    with sqlite3.connect(path) as raw:
-        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        page = raw.execute("PRAGMA page_size").fetchone()[0]
-    size = path.stat().st_size
-    with open(path, "r+b") as f:
-        f.seek(page)
-        f.write(bytes(size - page))
-
-
 def test_a_damaged_file_is_one_clear_error_for_reads_writes_and_the_check(
     tmp_path: Path,
 ) -> None:
@@ -395,7 +385,7 @@ def test_a_damaged_file_is_one_clear_error_for_reads_writes_and_the_check(
         for index in range(40):
             store.save_game(run.run_id, record(index, events=50))
         store.check_intact()
-    _damage(path)
+    zero_the_tables(path)
     with Store(path) as store:
         damaged = r"arena\.sqlite is damaged \(.*\); restore a copy"
         with pytest.raises(ArenaError, match=damaged) as checked:

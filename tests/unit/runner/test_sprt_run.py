@@ -1,12 +1,14 @@
 """A run with ``[sprt]``: its games in pairs (one seed, both colours), stopped as soon as
-the test decides, the test's table in the summary, the standings and the report; a
-decided run played again plays nothing."""
+the test decides, the test's table in the summary, the standings and the report; the
+pairs in play at the decision stored apart from it; a decided run played again plays
+nothing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from scripted_pairs import sprt_in_play
 
 from arena_kernel.errors import MatchFileError
 from arena_kernel.runner.api import prepare, run_match
@@ -79,3 +81,43 @@ def test_the_test_needs_two_bots_in_pairs(write_match) -> None:
         prepare(write_match(third))
     with pytest.raises(MatchFileError, match="needs elo0"):
         prepare(write_match(text.replace("elo0 = 0\n", "")))
+
+
+def test_pairs_in_play_when_the_test_decides_are_stored_apart_and_the_decision_kept(
+    write_match,
+) -> None:
+    path = write_match(sprt_in_play(delay=1.0))
+    summary = run_match(path)
+
+    assert summary.errors == [] and summary.sprt is not None
+    llr, _bounds, verdict, pairs, *_ = summary.sprt.rows[0]
+    assert verdict.startswith("H1 accepted") and pairs == 1 and llr == 0.419
+    assert summary.stopped is not None
+    assert "accepted H1 after 1 pairs" in summary.stopped
+    assert "pairs completed after the decision, shown apart" in summary.stopped
+    with Store(Path(summary.run.database)) as store:
+        steps = store.sprt_steps(summary.run.run_id)
+        (record,) = store.run_records()
+    assert record.finished is not None
+    first, *after = steps
+    assert (first.seq, first.pair, first.decision) == (1, 0, "H1")
+    assert {s.pair for s in after} >= {1} and all(s.decision is None for s in after)
+
+    again = run_match(path)
+    assert again.played == 0 and again.sprt is not None
+    assert (again.sprt.rows, again.sprt.notes) == (summary.sprt.rows, summary.sprt.notes)
+
+
+def test_a_bot_put_out_after_the_decision_takes_the_test_with_its_games(write_match) -> None:
+    """The pair in play when the test decides puts b out of the run: every game of b stops
+    counting, and so does the test, in the store and in the run alike."""
+    summary = run_match(write_match(sprt_in_play(delay=0.5, expel=True)))
+
+    assert summary.errors == [] and summary.stopped is None
+    assert summary.sprt is not None
+    _llr, _bounds, verdict, pairs, *_ = summary.sprt.rows[0]
+    assert (verdict, pairs) == ("no decision yet", 0)
+    games = stored(summary)
+    assert len(games) == 20 and all(game.void for game in games)
+    with Store(Path(summary.run.database)) as store:
+        assert store.sprt_steps(summary.run.run_id) == []
