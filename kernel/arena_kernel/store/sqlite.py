@@ -298,13 +298,15 @@ class Store(Database):
         tenth of the time and memory of :meth:`results`; void ones included)."""
         read = ResultReader()
         known = read.known
-        return [
-            PlayedGame(idx, result.seating, result.ranks, bool(void))
-            for idx, void, text in self._read(
+        with self._snapshot():  # rows streamed, never all held at once
+            rows = self._db.execute(
                 "SELECT idx, void, outcome FROM games WHERE run_id = ? ORDER BY idx", (run_id,)
             )
-            for result in (known.get(text) or read(text),)
-        ]
+            return [
+                PlayedGame(idx, result.seating, result.ranks, bool(void))
+                for idx, void, text in rows
+                for result in (known.get(text) or read(text),)
+            ]
 
     def fault_count(self, run_id: int) -> int:
         """How many faults the run's stored games hold, the referee's own included."""
