@@ -1,0 +1,282 @@
+"""Several referee processes on this machine: the local executor's way to use more than one
+core (``referees`` in the match file).
+
+One event loop referees every game of a process, so a run whose referee is the busy part
+(in-process bots, many quick games) goes no faster than one core allows. Here the run's
+process hands its sessions to ``referees`` processes of its own
+(:mod:`arena_kernel.executors.referee_worker`), each playing its share of ``concurrency``
+with the same :class:`~arena_kernel.executors.player.SessionPlayer` as the local executor,
+and stays the one writer of the store: each worker sends every game's record back as the
+game ends, and the run's results store it, as they store a game played here. Bots' logs
+are written where the run keeps them, by the worker that started the bots.
+
+A worker gets a session when it plays fewer than any other, so a busy one gets fewer. The
+run's Ctrl-C (or SIGTERM) reaches this process only: it tells every worker to stop, and
+each ends its bots before it exits; a worker whose coordinator is gone (``kill -9``) sees
+its connection end and does the same. A worker's set-up failure is the run's
+(:class:`~arena_kernel.errors.SetupError`), and so is a worker that dies.
+
+Worker and coordinator talk over a socket pair, one pickled message after its length per
+frame: both ends are this arena, from the same installation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copyreg
+import io
+import os
+import pickle
+import socket
+import struct
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from arena_kernel.errors import SetupError
+from arena_kernel.model import Event
+from arena_kernel.processes.cancel_proof import to_the_end
+
+if TYPE_CHECKING:
+    from arena_kernel.executors.base import Results
+    from arena_kernel.match.schedule import Session
+    from arena_kernel.match.spec import MatchSpec
+
+STOP_LIMIT = 10.0
+"""Seconds a stopping worker gets to end its bots and exit (it needs the bots' kill grace)
+before it is killed (its warden then ends what it started)."""
+
+_LENGTH = struct.Struct("!I")
+
+
+def _event(event: Event) -> tuple[type[Event], tuple[Any, ...]]:
+    """An event pickled as its fields: a game's log is most of what a worker sends, and
+    the dataclass's own state pickling took ten times as long."""
+    return Event, (event.t, event.kind, event.seat, event.text, event.elapsed, event.cpu)
+
+
+class _Pickler(pickle.Pickler):
+    dispatch_table = {**copyreg.dispatch_table, Event: _event}
+
+
+class Wire:
+    """One end of a worker's socket pair: whole messages, sent and received.
+
+    What is sent in one turn of the event loop leaves in one write, so that a game's
+    ``started``, ``ended`` and ``done`` wake the other process once, not three times."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self._queued = io.BytesIO()
+        self._flushing = False
+
+    @classmethod
+    async def over(cls, sock: socket.socket) -> Wire:
+        reader, writer = await asyncio.open_unix_connection(sock=sock)
+        return cls(reader, writer)
+
+    def send(self, *message: Any) -> None:
+        """Queue ``message`` (a tuple: its kind first) to leave at the end of this turn of
+        the event loop; a closed connection drops it (its end is seen by the receiving
+        side)."""
+        if self.writer.is_closing():
+            return
+        queued = self._queued
+        start = queued.tell()
+        queued.write(_LENGTH.pack(0))
+        _Pickler(queued, pickle.HIGHEST_PROTOCOL).dump(message)
+        end = queued.tell()
+        queued.seek(start)
+        queued.write(_LENGTH.pack(end - start - _LENGTH.size))
+        queued.seek(end)
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write what is queued now."""
+        self._flushing = False
+        data = self._queued.getvalue()
+        self._queued = io.BytesIO()
+        if data and not self.writer.is_closing():
+            self.writer.write(data)
+
+    async def receive(self) -> tuple[Any, ...] | None:
+        """The next message, or None once the other end is gone."""
+        try:
+            head = await self.reader.readexactly(_LENGTH.size)
+            (size,) = _LENGTH.unpack(head)
+            message: tuple[Any, ...] = pickle.loads(await self.reader.readexactly(size))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return None
+        return message
+
+    def close(self) -> None:
+        self.flush()
+        self.writer.close()
+
+
+@dataclass(frozen=True)
+class WorkerJob:
+    """What a worker needs to referee a run's sessions: the match and the plugin modules
+    loaded beyond the installed ones (import paths)."""
+
+    spec: MatchSpec
+    plugins: tuple[str, ...]
+
+
+class _Worker:
+    """One referee process as the coordinator sees it."""
+
+    def __init__(self, process: asyncio.subprocess.Process, wire: Wire) -> None:
+        self.process = process
+        self.wire = wire
+        self.playing = 0
+        """Sessions handed to it and not yet over."""
+        self.stopping = False
+        self.listening: asyncio.Task[None] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"referee process {self.process.pid}"
+
+
+class RefereePool:
+    """The referee processes of one run: :meth:`start` before the first game, :meth:`play`
+    once per stage, :meth:`aclose` in any case."""
+
+    def __init__(self, job: WorkerJob, source: str) -> None:
+        self.job = job
+        self.source = source
+        """The match file, for messages."""
+        self.workers: list[_Worker] = []
+        self._changed = asyncio.Event()
+        self._failure: str | None = None
+        self._results: Results | None = None
+
+    async def start(self, count: int) -> None:
+        """Start ``count`` workers and wait until each has its bots' transports and
+        sandbox ready; a worker that cannot play is a :class:`SetupError`."""
+        for _ in range(count):
+            self.workers.append(await self._spawn())
+        problems = []
+        for worker in self.workers:
+            answer = await worker.wire.receive()
+            if answer is None or answer[0] != "ready":
+                problems.append(answer[1] if answer else f"{worker.label} ended at its start")
+        if problems:
+            raise SetupError(f"{self.source}: {problems[0]}")
+        for worker in self.workers:
+            worker.listening = asyncio.ensure_future(self._listen(worker))
+
+    async def _spawn(self) -> _Worker:
+        ours, theirs = socket.socketpair()
+        try:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "arena_kernel.executors.referee_worker",
+                str(theirs.fileno()),
+                pass_fds=(theirs.fileno(),),
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            ours.close()
+            raise SetupError(f"{self.source}: cannot start a referee process: {exc}") from None
+        finally:
+            theirs.close()
+        wire = await Wire.over(ours)
+        wire.send("job", self.job)
+        return _Worker(process, wire)
+
+    async def play(self, sessions: Iterator[Session], results: Results, concurrency: int) -> None:
+        """Hand out ``sessions`` (at most ``concurrency`` playing at once, all workers
+        together) and return when every one is over; the games come to ``results``."""
+        self._results = results
+        try:
+            for session in sessions:
+                while sum(w.playing for w in self.workers) >= concurrency:
+                    await self._wait()
+                worker = min(self.workers, key=lambda w: w.playing)
+                worker.playing += 1
+                out = frozenset(results.disqualified)
+                worker.wire.send("play", session, out, str(results.log_root))
+                self._check()
+            while any(w.playing for w in self.workers):
+                await self._wait()
+        except BaseException:
+            self._results = None  # what comes back from now on is a game in progress
+            await to_the_end(self._stop())
+            raise
+        finally:
+            self._results = None
+
+    async def _wait(self) -> None:
+        self._changed.clear()
+        self._check()
+        await self._changed.wait()
+        self._check()
+
+    def _check(self) -> None:
+        if self._failure is not None:
+            raise SetupError(self._failure)
+
+    async def _listen(self, worker: _Worker) -> None:
+        """Hand what ``worker`` sends to the run's results, in the order it was sent."""
+        while True:
+            message = await worker.wire.receive()
+            if message is None:
+                if self._failure is None and not worker.stopping:
+                    code = await worker.process.wait()
+                    self._failure = f"{worker.label} ended (status {code}) in the middle of the run"
+                self._changed.set()
+                return
+            kind, *body = message
+            results = self._results
+            if kind == "done":
+                worker.playing -= 1
+            elif kind in ("setup-error", "crash"):
+                self._failure = self._failure or body[0]
+            elif results is not None:
+                if kind == "started":
+                    results.game_started(*body)
+                elif kind == "ended":
+                    results.game_ended(*body)
+                elif kind == "failed":
+                    results.failed(*body)
+            self._changed.set()
+
+    async def _stop(self) -> None:
+        """Tell every worker to stop (each ends its bots) and wait for them to exit."""
+        workers, self.workers = self.workers, []
+        for worker in workers:
+            worker.stopping = True
+            worker.wire.send("stop")
+        for worker in workers:
+            try:
+                await asyncio.wait_for(worker.process.wait(), STOP_LIMIT)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    worker.process.kill()
+                await worker.process.wait()
+            worker.wire.close()
+            if worker.listening is not None:
+                worker.listening.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await worker.listening
+
+    async def aclose(self) -> None:
+        await to_the_end(self._stop())
+
+
+def plugin_paths(plugins: tuple[str | object, ...]) -> tuple[str, ...] | None:
+    """The run's extra plugins as import paths, which a worker imports; None when one is
+    an object that has none."""
+    if all(isinstance(plugin, str) for plugin in plugins):
+        return tuple(str(plugin) for plugin in plugins)
+    return None
