@@ -6,7 +6,7 @@ the peak resident memory of the process so far (the interpreter's start, the plu
 match file, the runner, the progress display: all a user waits for), then ends the process
 at once, unless ``ARENA_PROBE_PLAY`` says to play on for that many seconds: then it writes
 the line at the first game end after them (what the run holds once it is under way) and
-ends the process then.
+ends the process then (or at the run's end, if that comes first).
 """
 
 from __future__ import annotations
@@ -42,4 +42,10 @@ def arena_game_start() -> None:
 @hookimpl
 def arena_game_end() -> None:
     if _first_start is not None and time.monotonic() - _first_start >= PLAY_ON:
+        _report_and_end()
+
+
+@hookimpl
+def arena_run_end() -> None:
+    if _first_start is not None:
         _report_and_end()

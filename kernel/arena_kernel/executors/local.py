@@ -1,7 +1,7 @@
 """The ``local`` executor: every session on this machine, ``concurrency`` at a time, on this
 process's event loop (bots are processes of their own; the referee waits on them
-together) or, with ``referees`` above one, on the event loops of that many referee
-processes while this one stores the games (:mod:`arena_kernel.executors.referees`)."""
+together) or, with ``referees`` above one, on the event loops of that many processes,
+this one among them and storing every game (:mod:`arena_kernel.executors.referees`)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class LocalExecutor(Executor):
 
             job = WorkerJob(spec, plugin_paths(self.plugins) or ())
             self.pool = RefereePool(job, str(spec.path))
-            await self.pool.start(referees)
+            await self.pool.start(referees - 1)
 
     def _referees(self, sessions: int, cores: int) -> int:
         """How many processes referee the run: the match file's ``referees``, or without
@@ -72,13 +72,13 @@ class LocalExecutor(Executor):
         return max(1, min(wanted or cores, self.workers))
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
-        if self.pool is not None:
-            await self.pool.play(sessions, results, self.workers)
-            return
         from arena_kernel.executors.player import SessionPlayer
 
         assert self.lineup is not None, "prepare() first"
         player = SessionPlayer(self.match, self.lineup, results)
+        if self.pool is not None:
+            await self.pool.play(sessions, results, self.workers, player.play)
+            return
 
         async def worker() -> None:
             for session in sessions:  # one iterator: each worker takes the next free one

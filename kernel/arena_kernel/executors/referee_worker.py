@@ -27,7 +27,7 @@ from arena_kernel.executors.lineup import Lineup
 from arena_kernel.executors.player import SessionPlayer
 from arena_kernel.executors.referees import Wire, WorkerJob
 from arena_kernel.match.resolved import ResolvedMatch, resolve
-from arena_kernel.match.schedule import Session
+from arena_kernel.match.schedule import Pending, Session
 from arena_kernel.model import GameRecord, ScheduledGame
 from arena_kernel.registries.manager import get_plugin_manager, load_registries
 
@@ -61,11 +61,24 @@ class _Referee:
         self.match = match
         self.lineup = lineup
         self.playing: set[asyncio.Task[None]] = set()
+        self.pending: Pending | None = None
+        self.log_root = Path()
+        self.out: frozenset[str] = frozenset()
 
-    def start(self, session: Session, disqualified: frozenset[str], log_root: str) -> None:
-        task = asyncio.ensure_future(self._play(session, disqualified, Path(log_root)))
-        self.playing.add(task)
-        task.add_done_callback(self.playing.discard)
+    def take(self, kind: str, *body: Any) -> None:
+        """One message of the coordinator's: the pending games of a stage and where its
+        logs go (``stage``), the bots out of the run (``out``), or a session to play
+        (``play``: its number and positions in the pending games)."""
+        if kind == "stage":
+            self.pending, self.log_root = body[0], Path(body[1])
+        elif kind == "out":
+            self.out = body[0]
+        elif kind == "play":
+            assert self.pending is not None, "a stage first"
+            session = Session(body[0], self.pending, body[1])
+            task = asyncio.ensure_future(self._play(session, self.out, self.log_root))
+            self.playing.add(task)
+            task.add_done_callback(self.playing.discard)
 
     async def _play(self, session: Session, disqualified: frozenset[str], log_root: Path) -> None:
         results = _Relayed(self.wire, log_root, disqualified)
@@ -104,8 +117,8 @@ async def serve(fd: int) -> None:
         wire.send("ready", lineup.sandbox, lineup.sandbox_note)
         referee = _Referee(wire, match, lineup)
         try:
-            while (message := await wire.receive()) is not None and message[0] == "play":
-                referee.start(*message[1:])
+            while (message := await wire.receive()) is not None and message[0] != "stop":
+                referee.take(*message)
         finally:
             await referee.stop()
     finally:

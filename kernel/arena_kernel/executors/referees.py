@@ -3,14 +3,15 @@ core (``referees`` in the match file).
 
 One event loop referees every game of a process, so a run whose referee is the busy part
 (in-process bots, many quick games) goes no faster than one core allows. Here the run's
-process hands its sessions to ``referees`` processes of its own
+process shares its sessions with ``referees - 1`` processes of its own
 (:mod:`arena_kernel.executors.referee_worker`), each playing its share of ``concurrency``
 with the same :class:`~arena_kernel.executors.player.SessionPlayer` as the local executor,
 and stays the one writer of the store: each worker sends every game's record back as the
 game ends, and the run's results store it, as they store a game played here. Bots' logs
-are written where the run keeps them, by the worker that started the bots.
+are written where the run keeps them, by the process that started the bots.
 
-A worker gets a session when it plays fewer than any other, so a busy one gets fewer. The
+The next session goes to the process that plays the fewest (a worker, of two that play as
+many: this one also stores every game), so a busy one gets fewer. The
 run's Ctrl-C (or SIGTERM) reaches this process only: it tells every worker to stop, and
 each ends its bots before it exits; a worker whose coordinator is gone (``kill -9``) sees
 its connection end and does the same. A worker's set-up failure is the run's
@@ -31,7 +32,7 @@ import pickle
 import socket
 import struct
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +42,7 @@ from arena_kernel.processes.cancel_proof import to_the_end
 
 if TYPE_CHECKING:
     from arena_kernel.executors.base import Results
-    from arena_kernel.match.schedule import Session
+    from arena_kernel.match.schedule import Pending, Session
     from arena_kernel.match.spec import MatchSpec
 
 STOP_LIMIT = 10.0
@@ -138,10 +139,44 @@ class _Worker:
         """Sessions handed to it and not yet over."""
         self.stopping = False
         self.listening: asyncio.Task[None] | None = None
+        self.pending: Pending | None = None
+        """The pending games its sessions are of, as last sent to it."""
+        self.out: frozenset[str] = frozenset()
+        """The bots out of the run, as last sent to it."""
 
     @property
     def label(self) -> str:
         return f"referee process {self.process.pid}"
+
+
+class _Here:
+    """The sessions this process plays itself, on its event loop."""
+
+    def __init__(self, play: Callable[[Session], Awaitable[None]], changed: asyncio.Event) -> None:
+        self.play = play
+        self.changed = changed
+        self.playing = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.error: BaseException | None = None
+
+    def start(self, session: Session) -> None:
+        self.playing += 1
+        task = asyncio.ensure_future(self.play(session))
+        self.tasks.add(task)
+        task.add_done_callback(self._over)
+
+    def _over(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        self.playing -= 1
+        if not task.cancelled() and task.exception() is not None and self.error is None:
+            self.error = task.exception()
+        self.changed.set()
+
+    async def stop(self) -> None:
+        """Cancel what plays here and wait while each session ends its bots."""
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 class RefereePool:
@@ -158,8 +193,9 @@ class RefereePool:
         self._results: Results | None = None
 
     async def start(self, count: int) -> None:
-        """Start ``count`` workers and wait until each has its bots' transports and
-        sandbox ready; a worker that cannot play is a :class:`SetupError`."""
+        """Start ``count`` workers (besides this process) and wait until each has its
+        bots' transports and sandbox ready; a worker that cannot play is a
+        :class:`SetupError`."""
         for _ in range(count):
             self.workers.append(await self._spawn())
         problems = []
@@ -194,35 +230,64 @@ class RefereePool:
         wire.send("job", self.job)
         return _Worker(process, wire)
 
-    async def play(self, sessions: Iterator[Session], results: Results, concurrency: int) -> None:
-        """Hand out ``sessions`` (at most ``concurrency`` playing at once, all workers
-        together) and return when every one is over; the games come to ``results``."""
+    async def play(
+        self,
+        sessions: Iterator[Session],
+        results: Results,
+        concurrency: int,
+        here: Callable[[Session], Awaitable[None]],
+    ) -> None:
+        """Hand out ``sessions`` (at most ``concurrency`` playing at once, all processes
+        together) to the workers and to this process (``here`` plays one on its event
+        loop), and return when every one is over; the games come to ``results``. Of two
+        that play as many sessions, a worker gets the next one: this process also stores
+        every game."""
         self._results = results
+        local = _Here(here, self._changed)
         try:
             for session in sessions:
-                while sum(w.playing for w in self.workers) >= concurrency:
-                    await self._wait()
-                worker = min(self.workers, key=lambda w: w.playing)
-                worker.playing += 1
-                out = frozenset(results.disqualified)
-                worker.wire.send("play", session, out, str(results.log_root))
-                self._check()
-            while any(w.playing for w in self.workers):
-                await self._wait()
+                while local.playing + sum(w.playing for w in self.workers) >= concurrency:
+                    await self._wait(local)
+                worker = min(self.workers, key=lambda w: w.playing, default=None)
+                if worker is not None and worker.playing <= local.playing:
+                    worker.playing += 1
+                    self._hand(worker, session, results)
+                else:
+                    local.start(session)
+                self._check(local)
+            while local.playing or any(w.playing for w in self.workers):
+                await self._wait(local)
         except BaseException:
             self._results = None  # what comes back from now on is a game in progress
+            await to_the_end(local.stop())
             await to_the_end(self._stop())
             raise
         finally:
             self._results = None
 
-    async def _wait(self) -> None:
-        self._changed.clear()
-        self._check()
-        await self._changed.wait()
-        self._check()
+    def _hand(self, worker: _Worker, session: Session, results: Results) -> None:
+        """Send ``session`` to ``worker``: its number and positions in the pending games,
+        which the worker has (they are sent when they change: once per stage), and before
+        it the bots out of the run if they changed."""
+        if worker.pending is not session.pending:
+            worker.pending = session.pending
+            worker.wire.send("stage", session.pending, str(results.log_root))
+        if worker.out != results.disqualified:
+            worker.out = frozenset(results.disqualified)
+            worker.wire.send("out", worker.out)
+        worker.wire.send("play", session.number, session.positions)
 
-    def _check(self) -> None:
+    async def _wait(self, local: _Here) -> None:
+        self._changed.clear()
+        self._check(local)
+        await self._changed.wait()
+        self._check(local)
+
+    def _check(self, local: _Here) -> None:
+        """Raise what stops the run: a session of this process's that raised (a set-up
+        error), or a worker's failure."""
+        if local.error is not None:
+            raise local.error
         if self._failure is not None:
             raise SetupError(self._failure)
 

@@ -341,11 +341,11 @@ class MatchSpec:
     referees: int | None = declare(
         Option(
             None,
-            "Processes that referee the games on this machine (the local executor), each "
-            "playing its share of `concurrency` while this one stores every game: more than "
-            "one puts several cores to work where the referee is the busy part (in-process "
-            "bots, many games at once). Each costs its start (some 0.3 s of CPU), and bots "
-            "that connect by themselves need one.",
+            "Processes that referee the games on this machine (the local executor), the "
+            "run's own among them, which also stores every game; each plays its share of "
+            "`concurrency`. More than one puts several cores to work where the referee is "
+            "the busy part (in-process bots, many games at once); each more costs its start "
+            "(some 0.3 s of CPU), and bots that connect by themselves need one.",
             type=int,
             minimum=1,
         ),

@@ -269,6 +269,9 @@ def _until_decided(sessions: Iterator[Session], sprt: SprtTracker | None) -> Ite
     still end and are stored, and the partner of a pair's first game is still played (the
     test counts whole pairs); nothing else starts. (A session of several games, for a game
     whose bots live for a session, plays on to its end.)"""
+    if sprt is None:
+        yield from sessions
+        return
     last = None
     for session in sessions:
         if sprt is not None and sprt.decided:

@@ -87,8 +87,13 @@ def _exponent(times: Iterable[float | None]) -> int:
     correctly rounded, and here exact.
     """
     # The denominators are powers of two: the largest says the exponent.
-    largest = max((x.as_integer_ratio()[1] for x in times if x is not None), default=1)
+    known = [x for x in times if x is not None]
+    largest = max(map(_denominator, map(_ratio, known)), default=1)
     return largest.bit_length() - 1
+
+
+_ratio = operator.methodcaller("as_integer_ratio")
+_denominator = operator.itemgetter(1)
 
 
 def _in_steps(times: Sequence[Any], exponent: int) -> list[Any]:

@@ -1,6 +1,6 @@
 """The local executor with several referee processes (``referees``): the games are played
-in processes of its own, this one storing them, and come out as with one; what stops one
-process (a crash, Ctrl-C) stops the run, every bot ended."""
+in this process and others of its own, this one storing them all, and come out as with
+one; what stops one process (a crash, Ctrl-C) stops the run, every bot ended."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ import pytest
 from arena_cli import arena, one_error_line, stored
 from paths import SUPPORT as SUPPORT_FOLDER
 
-from arena_kernel.match.schedule import derive_seed
+from arena_kernel.executors.crowding import usable_cores
+from arena_kernel.match.spec import AUTO_REFEREES_FROM
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
 
@@ -74,7 +75,7 @@ def test_several_referee_processes_play_the_games_this_one_stores_and_alike(
     )
     assert {row[-1] for row in one} == {os.getpid()}
     referees = {row[-1] for row in two}
-    assert len(referees) == 2 and os.getpid() not in referees
+    assert len(referees) == 2 and os.getpid() in referees
 
 
 def test_program_bots_of_a_referee_process_leave_their_logs_with_the_run(
@@ -118,15 +119,14 @@ def test_program_bots_of_a_referee_process_leave_their_logs_with_the_run(
 def test_a_referee_process_that_dies_stops_the_run_with_one_error_line(
     write_match: Callable[..., Path],
 ) -> None:
+    """The first game goes to the other process, which it ends."""
     path = write_match(
         """
-        game = "fatal_nim"
-        plugins = ["fatal_game"]
+        game = "worker_killer_nim"
+        plugins = ["pid_game"]
         games = 6
         concurrency = 2
         referees = 2
-        [game_options]
-        fatal_seed = 1
         [[bots]]
         name = "one"
         builtin = "optimal"
@@ -137,9 +137,6 @@ def test_a_referee_process_that_dies_stops_the_run_with_one_error_line(
         inproc = true
         """
     )
-    # The fatal seed is the third game's: it ends the process that plays it.
-    text = path.read_text().replace("fatal_seed = 1", f"fatal_seed = {derive_seed(0, 2)}")
-    path.write_text(text)
     one_error_line(arena("run", "-q", str(path), env=SUPPORT), "referee process", "status 70")
 
 
@@ -220,3 +217,17 @@ def test_interrupted_every_referee_process_ends_its_bots_and_nothing_is_stored(
     )
     assert stored(tmp_path / "results.sqlite")[1] == 0
     no_leftover_processes()
+
+
+def test_without_the_key_a_long_run_uses_every_core(write_match: Callable[..., Path]) -> None:
+    """From AUTO_REFEREES_FROM sessions on, as many referee processes as cores (at most
+    the games at once); below, this process alone (every other test of the suite)."""
+    games = AUTO_REFEREES_FROM
+    path = write_match(DETERMINISTIC.format(games=games, referees=1).replace("referees = 1", ""))
+    summary = run_match(path)
+    assert summary.played == games and not summary.errors
+    with Store(summary.run.database) as store:
+        pids = {game.details["pid"] for game in store.games(summary.run.run_id)}
+    expected = min(usable_cores(), 4)
+    assert len(pids) == expected
+    assert os.getpid() in pids, "the run's own process referees too"
