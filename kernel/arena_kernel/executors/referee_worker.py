@@ -25,7 +25,7 @@ from typing import Any
 from arena_kernel.errors import ArenaError, SetupError
 from arena_kernel.executors.lineup import Lineup
 from arena_kernel.executors.player import SessionPlayer
-from arena_kernel.executors.referees import Wire, WorkerJob
+from arena_kernel.executors.referees import Wire, WorkerJob, packed
 from arena_kernel.match.resolved import ResolvedMatch, resolve
 from arena_kernel.match.schedule import Pending, Session
 from arena_kernel.model import GameRecord, ScheduledGame
@@ -46,7 +46,7 @@ class _Relayed:
         self.wire.send("started", game)
 
     def game_ended(self, record: GameRecord) -> None:
-        self.wire.send("ended", record)
+        self.wire.send("ended", *packed(record))
         self.disqualified.update(record.game.seating[s] for s in record.outcome.disqualified)
 
     def failed(self, label: str, message: str, details: str) -> None:

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copyreg
+import dataclasses
 import io
+import operator
 import os
 import pickle
 import socket
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arena_kernel.errors import SetupError
-from arena_kernel.model import Event
+from arena_kernel.model import Event, GameRecord
 from arena_kernel.processes.cancel_proof import to_the_end
 
 if TYPE_CHECKING:
@@ -52,14 +53,21 @@ before it is killed (its warden then ends what it started)."""
 _LENGTH = struct.Struct("!I")
 
 
-def _event(event: Event) -> tuple[type[Event], tuple[Any, ...]]:
-    """An event pickled as its fields: a game's log is most of what a worker sends, and
-    the dataclass's own state pickling took ten times as long."""
-    return Event, (event.t, event.kind, event.seat, event.text, event.elapsed, event.cpu)
+_fields = operator.attrgetter(*(field.name for field in dataclasses.fields(Event)))
 
 
-class _Pickler(pickle.Pickler):
-    dispatch_table = {**copyreg.dispatch_table, Event: _event}
+def packed(record: GameRecord) -> tuple[GameRecord, list[tuple[Any, ...]]]:
+    """``record`` as a worker sends it: without its events, and the events as columns of
+    plain values (a game's log is most of what a worker sends, and pickled as dataclasses
+    each cost ten times as much to send and read back)."""
+    columns = list(zip(*map(_fields, record.events), strict=True))
+    return dataclasses.replace(record, events=[]), columns
+
+
+def unpacked(record: GameRecord, columns: list[tuple[Any, ...]]) -> GameRecord:
+    """The record :func:`packed` sent."""
+    record.events = [Event(*row) for row in zip(*columns, strict=True)]
+    return record
 
 
 class Wire:
@@ -88,7 +96,7 @@ class Wire:
         queued = self._queued
         start = queued.tell()
         queued.write(_LENGTH.pack(0))
-        _Pickler(queued, pickle.HIGHEST_PROTOCOL).dump(message)
+        pickle.dump(message, queued, pickle.HIGHEST_PROTOCOL)
         end = queued.tell()
         queued.seek(start)
         queued.write(_LENGTH.pack(end - start - _LENGTH.size))
@@ -311,7 +319,7 @@ class RefereePool:
                 if kind == "started":
                     results.game_started(*body)
                 elif kind == "ended":
-                    results.game_ended(*body)
+                    results.game_ended(unpacked(*body))
                 elif kind == "failed":
                     results.failed(*body)
             self._changed.set()

@@ -106,6 +106,7 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
     """What to run: a built-in bot's program (or its in-process object), or the bot's own
     command with the game's ``bot_args`` appended when it names no placeholder."""
     inproc = None
+    warm = None
     argv: tuple[str, ...] | None = bot.cmd
     if argv is not None and not uses_placeholders(argv):
         argv = (*argv, *game_cls.bot_args)
@@ -113,6 +114,7 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
         builtin = game_cls.bots[bot.builtin]
         argv = (*builtin.argv(), *bot.args)
         inproc = builtin.inproc if bot.inproc else None
+        warm = builtin.module
     return BotProgram(
         name=bot.name,
         argv=None if inproc else argv,
@@ -122,4 +124,5 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
         cwd=bot.cwd,
         port=bot.port,
         peer=bot.peer,
+        warm=warm,
     )
