@@ -24,9 +24,9 @@ frame: both ends are this arena, from the same installation.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
-import io
 import operator
 import os
 import pickle
@@ -71,16 +71,17 @@ def unpacked(record: GameRecord, columns: list[tuple[Any, ...]]) -> GameRecord:
 
 
 class Wire:
-    """One end of a worker's socket pair: whole messages, sent and received.
+    """One end of a worker's socket pair: messages, sent and received in order.
 
-    What is sent in one turn of the event loop leaves in one write, so that a game's
-    ``started``, ``ended`` and ``done`` wake the other process once, not three times."""
+    What is sent in one turn of the event loop leaves in one frame (one pickle of the
+    messages, after its length), so that a game's ``started``, ``ended`` and ``done`` wake
+    the other process once, and cost one write and one read, not three."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self._queued = io.BytesIO()
-        self._flushing = False
+        self._queued: list[tuple[Any, ...]] = []
+        self._received: collections.deque[tuple[Any, ...]] = collections.deque()
 
     @classmethod
     async def over(cls, sock: socket.socket) -> Wire:
@@ -93,35 +94,27 @@ class Wire:
         side)."""
         if self.writer.is_closing():
             return
-        queued = self._queued
-        start = queued.tell()
-        queued.write(_LENGTH.pack(0))
-        pickle.dump(message, queued, pickle.HIGHEST_PROTOCOL)
-        end = queued.tell()
-        queued.seek(start)
-        queued.write(_LENGTH.pack(end - start - _LENGTH.size))
-        queued.seek(end)
-        if not self._flushing:
-            self._flushing = True
+        if not self._queued:
             asyncio.get_running_loop().call_soon(self.flush)
+        self._queued.append(message)
 
     def flush(self) -> None:
         """Write what is queued now."""
-        self._flushing = False
-        data = self._queued.getvalue()
-        self._queued = io.BytesIO()
-        if data and not self.writer.is_closing():
-            self.writer.write(data)
+        queued, self._queued = self._queued, []
+        if queued and not self.writer.is_closing():
+            data = pickle.dumps(queued, pickle.HIGHEST_PROTOCOL)
+            self.writer.write(_LENGTH.pack(len(data)) + data)
 
     async def receive(self) -> tuple[Any, ...] | None:
         """The next message, or None once the other end is gone."""
-        try:
-            head = await self.reader.readexactly(_LENGTH.size)
-            (size,) = _LENGTH.unpack(head)
-            message: tuple[Any, ...] = pickle.loads(await self.reader.readexactly(size))
-        except (asyncio.IncompleteReadError, ConnectionError):
-            return None
-        return message
+        if not self._received:
+            try:
+                head = await self.reader.readexactly(_LENGTH.size)
+                (size,) = _LENGTH.unpack(head)
+                self._received.extend(pickle.loads(await self.reader.readexactly(size)))
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return None
+        return self._received.popleft()
 
     def close(self) -> None:
         self.flush()
