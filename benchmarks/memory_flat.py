@@ -27,33 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from nim_match import in_process_nim
+
 from arena_kernel.markers import hookimpl
 from arena_kernel.runner.api import prepare, run_prepared
-
-MATCH = """\
-game = "nim"
-plugins = ["arena_kernel.testing.games"]
-seed = 11
-games = {games}
-concurrency = {concurrency}
-referees = 1
-database = "nim.sqlite"
-logs = "nim-logs"
-
-[game_options]
-pile = 21
-spread = 8
-
-[[bots]]
-name = "optimal"
-builtin = "optimal"
-inproc = true
-
-[[bots]]
-name = "random"
-builtin = "random"
-inproc = true
-"""
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -106,7 +83,7 @@ def main() -> None:
         folder = args.keep or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         match = folder / "nim.toml"
-        match.write_text(MATCH.format(games=args.games, concurrency=args.concurrency))
+        match.write_text(in_process_nim(args.games, args.concurrency, referees=1, seed=11))
         checkpoints = Checkpoints(args.games)
         print(
             f"{args.games} in-process Nim games, concurrency {args.concurrency}, one referee "

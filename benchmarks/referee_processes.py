@@ -32,43 +32,15 @@ import os
 import resource
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from statistics import median
 
+from cli_startup import arena_command
+from nim_match import in_process_nim
+
 BENCHMARKS = Path(__file__).resolve().parent
-
-MATCH = """\
-game = "nim"
-plugins = ["arena_kernel.testing.games"]
-seed = 7
-games = {games}
-concurrency = {concurrency}
-referees = {referees}
-database = "nim.sqlite"
-logs = "nim-logs"
-
-[game_options]
-pile = 21
-spread = 8
-
-[[bots]]
-name = "optimal"
-builtin = "optimal"
-inproc = true
-
-[[bots]]
-name = "random"
-builtin = "random"
-inproc = true
-"""
-
-
-def arena_command() -> list[str]:
-    script = Path(sys.executable).with_name("arena")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "arena_kernel"]
 
 
 def children_cpu() -> float:
@@ -81,7 +53,7 @@ def one_run(folder: Path, games: int, concurrency: int, referees: int) -> dict[s
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     match = folder / "nim.toml"
-    match.write_text(MATCH.format(games=games, concurrency=concurrency, referees=referees))
+    match.write_text(in_process_nim(games, concurrency, referees))
     env = {**os.environ, "PYTHONPATH": str(BENCHMARKS)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code cached, as in a user's install
     before, began = children_cpu(), time.perf_counter()
