@@ -82,6 +82,8 @@ class WarmParent:
         self._exits: dict[int, tuple[int, int]] = {}
         """How the children exited that were not watched yet."""
         self._lock = asyncio.Lock()
+        self._owed = 0
+        """Starts asked for and not answered yet."""
         self.alive = True
         self._loop.add_reader(control.fileno(), self._readable)
 
@@ -131,10 +133,28 @@ class WarmParent:
                 socket.send_fds(self._control, [message], fds)
             except OSError as exc:
                 raise ConnectError(f'the warm parent of bot "{self.name}": {exc}') from None
-            reply = await self._replies.get()
+            self._owed += 1
+            answer = asyncio.ensure_future(self._replies.get())
+            try:
+                reply = await asyncio.shield(answer)
+            except asyncio.CancelledError:
+                # The child may be on its way: it is killed as it comes, nothing waits for it.
+                answer.add_done_callback(self._unwanted)
+                raise
             if reply is None:
                 raise ConnectError(f'the warm parent of bot "{self.name}" could not fork it')
             return reply
+
+    def _unwanted(self, answer: asyncio.Future[tuple[int, int] | None]) -> None:
+        """A child forked for a start that was given up: kill it, reap it once it exited."""
+        reply = None if answer.cancelled() else answer.result()
+        if reply is None:
+            return
+        pid_there, pidfd = reply
+        with contextlib.suppress(OSError):
+            os.killpg(pid_of(pidfd), signal.SIGKILL)
+        os.close(pidfd)
+        self.watch(pid_there, lambda _code, _status: self.reap(pid_there))
 
     def watch(self, pid: int, exited: Callable[[int, int], None]) -> None:
         """``exited(code, status)`` hears how the child ``pid`` exits (at once if it did)."""
@@ -163,6 +183,7 @@ class WarmParent:
             self._gone()
             return
         if words[0] == "started" and len(words) == 2 and len(fds) == 1 and words[1].isdigit():
+            self._owed -= 1
             self._replies.put_nowait((int(words[1]), fds[0]))
             return
         for fd in fds:
@@ -179,6 +200,7 @@ class WarmParent:
             else:
                 told(code, status)
         elif words[0] == "failed":
+            self._owed -= 1
             self._replies.put_nowait(None)
         else:
             self._gone()  # not the parent's words: done with it
@@ -194,8 +216,9 @@ class WarmParent:
         for told in self._children.values():
             told(os.CLD_KILLED, signal.SIGKILL)
         self._children.clear()
-        if self._lock.locked():
-            self._replies.put_nowait(None)  # the fork waiting fails
+        for _ in range(self._owed):
+            self._replies.put_nowait(None)  # every start waiting fails
+        self._owed = 0
 
     async def aclose(self, grace: float) -> None:
         """End the parent (its children were ended with their games)."""
