@@ -15,7 +15,8 @@ processes' (the workers').
 The difference between the two lengths is what a game costs once the processes are up
 (each more referee process costs some 0.3 s of CPU to start, the run's process its own
 start): the steady figure, which a long run sees. The machine is shared, so the wall clock
-says how fast the run went here, and the CPU times what it costs wherever it runs. From
+says how fast the run went here (over the longer run, and steady: the difference), and the CPU
+times what it costs wherever it runs. From
 the steady CPU times, the games per second ``--cores`` free cores would play: at best
 (``balanced``) the cores over the CPU time per game of all the processes together, which
 the sessions reach when they go to whichever process is free first, as they do; and as
@@ -109,7 +110,8 @@ def main() -> None:
         "medians, CPU in ms per game:"
     )
     print(
-        f"{'referees':>8} {'games/s here':>13} {'CPU, whole run':>15} {'CPU, steady':>12}"
+        f"{'referees':>8} {'games/s here':>13} {'steady':>7} {'CPU, whole run':>15}"
+        f" {'CPU, steady':>12}"
         f" {'run process':>12} {'workers':>8}"
         f" {f'games/s on {args.cores} free cores: balanced, as here':>44}"
         f" {'ratios to ' + str(counts[0]):>16}"
@@ -123,6 +125,7 @@ def main() -> None:
         as_here = median(f[1] / b[1] for f, b in zip(figures, bases, strict=True))
         print(
             f"{n:>8} {median(1 / r['whole wall'] for r in results):13.0f}"
+            f" {median(1 / r['steady wall'] for r in results):7.0f}"
             f" {median(r['whole total'] for r in results) * 1e3:15.3f}"
             f" {median(r['steady total'] for r in results) * 1e3:12.3f}"
             f" {median(r['steady own'] for r in results) * 1e3:12.3f}"

@@ -73,11 +73,13 @@ class LocalExecutor(Executor):
 
     async def play(self, sessions: Iterator[Session], results: Results) -> None:
         from arena_kernel.executors.player import SessionPlayer
+        from arena_kernel.executors.referees import AHEAD
 
         assert self.lineup is not None, "prepare() first"
         player = SessionPlayer(self.match, self.lineup, results)
         if self.pool is not None:
-            await self.pool.play(sessions, results, self.workers, player.play)
+            ahead = 0 if self.match.spec.sprt else AHEAD
+            await self.pool.play(sessions, results, self.workers, player.play, ahead)
             return
 
         async def worker() -> None:

@@ -14,6 +14,7 @@ answer: this process ignores SIGINT.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import signal
 import socket
@@ -61,24 +62,39 @@ class _Referee:
         self.match = match
         self.lineup = lineup
         self.playing: set[asyncio.Task[None]] = set()
+        self.slots = 1
+        """How many sessions it plays at once: its share of ``concurrency``."""
+        self.queued: collections.deque[tuple[Session, frozenset[str], Path]] = collections.deque()
+        """Sessions handed to it ahead, to start as soon as one of its own ends."""
         self.pending: Pending | None = None
         self.log_root = Path()
         self.out: frozenset[str] = frozenset()
 
     def take(self, kind: str, *body: Any) -> None:
-        """One message of the coordinator's: the pending games of a stage and where its
-        logs go (``stage``), the bots out of the run (``out``), or a session to play
-        (``play``: its number and positions in the pending games)."""
-        if kind == "stage":
+        """One message of the coordinator's: how many sessions to play at once
+        (``slots``), the pending games of a stage and where its logs go (``stage``), the
+        bots out of the run (``out``), or a session to play (``play``: its number and
+        positions in the pending games), started when a slot is free."""
+        if kind == "slots":
+            self.slots = body[0]
+        elif kind == "stage":
             self.pending, self.log_root = body[0], Path(body[1])
         elif kind == "out":
             self.out = body[0]
         elif kind == "play":
             assert self.pending is not None, "a stage first"
-            session = Session(body[0], self.pending, body[1])
-            task = asyncio.ensure_future(self._play(session, self.out, self.log_root))
+            self.queued.append((Session(body[0], self.pending, body[1]), self.out, self.log_root))
+        self._start()
+
+    def _start(self) -> None:
+        while self.queued and len(self.playing) < self.slots:
+            task = asyncio.ensure_future(self._play(*self.queued.popleft()))
             self.playing.add(task)
-            task.add_done_callback(self.playing.discard)
+            task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        self.playing.discard(task)
+        self._start()
 
     async def _play(self, session: Session, disqualified: frozenset[str], log_root: Path) -> None:
         results = _Relayed(self.wire, log_root, disqualified)
@@ -93,6 +109,7 @@ class _Referee:
         self.wire.send("done")
 
     async def stop(self) -> None:
+        self.queued.clear()
         for task in self.playing:
             task.cancel()
         await asyncio.gather(*self.playing, return_exceptions=True)

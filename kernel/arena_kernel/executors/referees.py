@@ -10,8 +10,9 @@ and stays the one writer of the store: each worker sends every game's record bac
 game ends, and the run's results store it, as they store a game played here. Bots' logs
 are written where the run keeps them, by the process that started the bots.
 
-The next session goes to the process that plays the fewest (a worker, of two that play as
-many: this one also stores every game), so a busy one gets fewer. The
+Each process plays its share of ``concurrency`` (the workers the odd ones: this one also
+stores every game), a worker with a few more handed to it ahead, so that it never waits for
+the next one to come. The
 run's Ctrl-C (or SIGTERM) reaches this process only: it tells every worker to stop, and
 each ends its bots before it exits; a worker whose coordinator is gone (``kill -9``) sees
 its connection end and does the same. A worker's set-up failure is the run's
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
     from arena_kernel.executors.base import Results
     from arena_kernel.match.schedule import Pending, Session
     from arena_kernel.match.spec import MatchSpec
+
+AHEAD = 4
+"""Sessions a worker is handed beyond those it plays, to start as soon as one ends."""
 
 STOP_LIMIT = 10.0
 """Seconds a stopping worker gets to end its bots and exit (it needs the bots' kill grace)
@@ -137,7 +141,9 @@ class _Worker:
         self.process = process
         self.wire = wire
         self.playing = 0
-        """Sessions handed to it and not yet over."""
+        """Sessions handed to it and not yet over (playing, or waiting to be)."""
+        self.slots = 1
+        """How many it plays at once."""
         self.stopping = False
         self.listening: asyncio.Task[None] | None = None
         self.pending: Pending | None = None
@@ -157,6 +163,7 @@ class _Here:
         self.play = play
         self.changed = changed
         self.playing = 0
+        self.slots = 1
         self.tasks: set[asyncio.Task[None]] = set()
         self.error: BaseException | None = None
 
@@ -237,24 +244,33 @@ class RefereePool:
         results: Results,
         concurrency: int,
         here: Callable[[Session], Awaitable[None]],
+        ahead: int = AHEAD,
     ) -> None:
-        """Hand out ``sessions`` (at most ``concurrency`` playing at once, all processes
-        together) to the workers and to this process (``here`` plays one on its event
-        loop), and return when every one is over; the games come to ``results``. Of two
-        that play as many sessions, a worker gets the next one: this process also stores
-        every game."""
+        """Hand out ``sessions`` to this process (``here`` plays one on its event loop)
+        and the workers, and return when every one is over; the games come to
+        ``results``.
+
+        Each process plays its share of ``concurrency`` at once (the workers have the
+        odd ones: this process also stores every game), so that at most ``concurrency``
+        play in all; a worker is handed ``ahead`` more, which it starts as one of its own
+        ends, so that it never waits for the next one to come. (A run with an SPRT is
+        given none ahead: nothing starts once it has decided.)"""
         self._results = results
         local = _Here(here, self._changed)
+        processes = 1 + len(self.workers)
+        local.slots = concurrency // processes
+        for number, worker in enumerate(self.workers):
+            worker.slots = concurrency // processes + (number < concurrency % processes)
+            worker.wire.send("slots", worker.slots)
         try:
             for session in sessions:
-                while local.playing + sum(w.playing for w in self.workers) >= concurrency:
+                while (taker := self._taker(local, ahead)) is None:
                     await self._wait(local)
-                worker = min(self.workers, key=lambda w: w.playing, default=None)
-                if worker is not None and worker.playing <= local.playing:
-                    worker.playing += 1
-                    self._hand(worker, session, results)
+                if isinstance(taker, _Worker):
+                    taker.playing += 1
+                    self._hand(taker, session, results)
                 else:
-                    local.start(session)
+                    taker.start(session)
                 self._check(local)
             while local.playing or any(w.playing for w in self.workers):
                 await self._wait(local)
@@ -265,6 +281,19 @@ class RefereePool:
             raise
         finally:
             self._results = None
+
+    def _taker(self, local: _Here, ahead: int) -> _Here | _Worker | None:
+        """Who takes the next session: the process with the most free slots (a worker of
+        two alike), else a worker with room ahead, else none yet."""
+        free: list[tuple[int, int, _Here | _Worker]] = [
+            (w.slots - w.playing, 1, w) for w in self.workers
+        ]
+        free.append((local.slots - local.playing, 0, local))
+        most, _, taker = max(free, key=lambda item: item[:2])
+        if most > 0:
+            return taker
+        room = [w for w in self.workers if w.playing < w.slots + ahead]
+        return min(room, key=lambda w: w.playing, default=None)
 
     def _hand(self, worker: _Worker, session: Session, results: Results) -> None:
         """Send ``session`` to ``worker``: its number and positions in the pending games,
