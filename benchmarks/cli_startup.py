@@ -30,7 +30,7 @@ from pathlib import Path
 from statistics import median, quantiles
 
 from baseline import python_env, run_worker
-from resume_speed import match_file
+from resume_speed import SPARE, match_file
 
 
 def arena_command() -> list[str]:
@@ -61,7 +61,7 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
 def stored_run(folder: Path, games: int) -> Path:
     """A database of one run of ``games`` stored games (see ``resume_speed.py``)."""
     script = Path(__file__).with_name("resume_speed.py")
-    match = match_file(folder, games + 1000)
+    match = match_file(folder, games + SPARE)
     run_worker(str(script), ["build", str(match), str(games)], None, folder)
     return folder / "stones.sqlite"
 

@@ -4,7 +4,7 @@ user runs it, ``arena run``, and through the API; and how long its standings tak
     python benchmarks/resume_speed.py [--games 100000] [--trials 3] [--baseline REV] [--keep DIR]
 
 Each kernel (this one, and with ``--baseline`` the whole kernel as at git revision ``REV``)
-first fills a database of its own: a Game of Stones match of ``--games`` + 1000 games
+first fills a database of its own: a Game of Stones match of ``--games`` + :data:`SPARE` games
 between two in-process bots, of which 20 real games are played and then stored again and
 again, with that kernel's ``Store.save_game``, until ``--games`` are stored (a stored game
 is a game whatever played it: 100,000 real games would take hours). Then each trial, in a
@@ -56,6 +56,10 @@ BENCHMARKS = Path(__file__).resolve().parent
 SAMPLE = 20
 """Real games played per database; the stored games are copies of these."""
 
+SPARE = 10_000
+"""Games of the match beyond those stored: what is left to play, more than a few seconds
+of play (the match's end, its standings of every game, is not what is measured)."""
+
 
 def match_file(folder: Path, games: int) -> Path:
     path = folder / "stones.toml"
@@ -82,14 +86,14 @@ def build(match: Path, stored: int) -> None:
     sample.write_text(
         match.read_text()
         .replace("stones.sqlite", "sample.sqlite")
-        .replace(f"games = {stored + 1000}", f"games = {SAMPLE}")
+        .replace(f"games = {stored + SPARE}", f"games = {SAMPLE}")
     )
     run_prepared(prepare(sample))
     with Store(match.with_name("sample.sqlite")) as store:
         played = [(game, store.events(game.game_id)) for game in store.games()]
     spec = prepare(match).spec
     with Store(spec.database) as store:
-        run = store.open_run(spec.key(), spec.name, spec.game, spec_record(spec), stored + 1000)
+        run = store.open_run(spec.key(), spec.name, spec.game, spec_record(spec), stored + SPARE)
         for index in range(stored):
             game, events = played[index % len(played)]
             scores = list(game.scores) if game.scores is not None else None
@@ -268,7 +272,7 @@ def main() -> None:
         for name, tree in kernels.items():
             folder = root / f"{name.replace(' ', '-')}-{args.games}"
             folder.mkdir(parents=True, exist_ok=True)
-            matches[name] = match_file(folder, args.games + 1000)
+            matches[name] = match_file(folder, args.games + SPARE)
             if not (folder / "stones.sqlite").exists():
                 started = time.perf_counter()
                 work("build", matches[name], tree, str(args.games))
