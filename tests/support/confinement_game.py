@@ -1,6 +1,6 @@
 """A plugin module for the tests of warm starts: games that look at their bots' processes.
 
-``facts_nim``: Nim that, before its first move, writes down what the kernel says of each
+``facts_nim``: Nim that, once its bots have played, writes down what the kernel says of each
 seat's bot process (``/proc``): its user, its system-call filter and ``no_new_privs``,
 its CPU-time limit, its process group and session, its namespaces and cgroups, and its
 parent's command line. ``junk_nim``: Nim whose one request is a move no bot can read.
@@ -48,8 +48,8 @@ class FactsNim(Nim):
     summary = "Nim that writes down what /proc says of its bots' processes"
 
     async def play(self, table: Table, seed: int, session: None) -> Outcome:
+        outcome = await super().play(table, seed, session)  # each bot answered: it runs
         seen = [facts(table.seats[seat].channel.connection.pid) for seat in range(len(table))]
-        outcome = await super().play(table, seed, session)
         pids = [table.seats[seat].channel.connection.pid for seat in range(len(table))]
         details = {**outcome.details, "facts": seen, "pids": pids}
         return dataclasses.replace(outcome, details=details)
