@@ -123,7 +123,7 @@ def test_a_killed_arena_takes_its_warm_bots_and_their_parent_along(
         assert alive(bot) and alive(parent)
     finally:
         arena.send_signal(signal.SIGKILL)
-        arena.wait()
+        arena.communicate()
     deadline = time.monotonic() + 10
     while (alive(bot) or alive(parent)) and time.monotonic() < deadline:
         time.sleep(0.02)
