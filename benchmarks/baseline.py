@@ -64,6 +64,21 @@ def kernel_tree(rev: str, folder: Path) -> Path:
     return folder
 
 
+def whole_kernel(rev: str, folder: Path) -> Path:
+    """A folder whose ``arena_kernel`` is the whole kernel as at ``rev`` (git's copy, not
+    the working tree's); return the folder, for :func:`python_env`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, "kernel/arena_kernel"],
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(
+        ["tar", "-x", "--strip-components=1", "-C", str(folder)], input=archive.stdout, check=True
+    )
+    return folder
+
+
 def run_worker(script: str, args: list[str], tree: Path | None, cwd: Path) -> Any:
     """Run ``script --worker *args`` in a fresh interpreter whose ``arena_kernel`` comes
     from ``tree`` (a separate process, so the two kernels never share a module cache) and
@@ -87,6 +102,7 @@ def python_env(tree: Path | None) -> dict[str, str]:
     kernel, as installed)."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code cached, as in a user's install
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     return env

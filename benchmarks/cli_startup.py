@@ -1,13 +1,19 @@
-"""How long the ``arena`` command takes to start: ``arena --help``, ``arena plugins``.
+"""How long the ``arena`` command takes to start and answer: ``arena --help``, ``arena
+plugins`` and ``arena standings`` of a run of 10,000 stored games, against ``python -c
+pass`` in the same run.
 
-    python benchmarks/cli_startup.py [--trials 21]
+    python benchmarks/cli_startup.py [--trials 21] [--games 10000]
 
-Each trial runs ``arena --help``, ``arena plugins`` and, as the baseline in the same run,
-``python -c pass`` (the interpreter's own start-up, site-packages and the editable
-installs' finders included), in an order shuffled per trial so that a busy moment of the
-machine does not land on one command only. The report gives medians and the spread
-between the quartiles. ``arena --help`` imports no plugin and no game; ``arena plugins``
-imports every installed plugin, so it grows with them.
+Each trial runs every command, in an order shuffled per trial so that a busy moment of the
+machine does not land on one command only, and takes its wall clock and its CPU time (the
+process's and its children's: ``arena plugins`` starts a sandbox probe). The report gives
+medians, the spread between the quartiles, and each command's CPU time as a multiple of
+``python -c pass`` (the interpreter's own start, site-packages and the editable installs'
+finders included): the CPU time moves less with what else the machine runs. ``arena
+--help`` imports no plugin and no game; ``arena plugins`` imports every installed plugin,
+so it grows with them; ``arena standings`` registers the run's scorers only. The
+database is filled first (the games of ``resume_speed.py``'s sample stored again and
+again), with byte code cached as in a user's install.
 """
 
 from __future__ import annotations
@@ -15,11 +21,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from statistics import median, quantiles
+
+from baseline import python_env, run_worker
+from resume_speed import SPARE, match_file
 
 
 def arena_command() -> list[str]:
@@ -29,35 +40,64 @@ def arena_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "arena_kernel.cli.main"]
 
 
-def timed(argv: list[str]) -> float:
+def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (the process and its children) of running ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - began
+    subprocess.run(
+        argv,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        env=python_env(None),
+    )
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
+
+
+def stored_run(folder: Path, games: int) -> Path:
+    """A database of one run of ``games`` stored games (see ``resume_speed.py``)."""
+    script = Path(__file__).with_name("resume_speed.py")
+    match = match_file(folder, games + SPARE)
+    run_worker(str(script), ["build", str(match), str(games)], None, folder)
+    return folder / "stones.sqlite"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=21)
-    trials = parser.parse_args().trials
+    parser.add_argument("--games", type=int, default=10_000)
+    args = parser.parse_args()
     arena = arena_command()
-    commands = {
-        "python -c pass (baseline)": [sys.executable, "-c", "pass"],
-        "arena --help": [*arena, "--help"],
-        "arena plugins": [*arena, "plugins"],
-    }
-    times: dict[str, list[float]] = {label: [] for label in commands}
-    for argv in commands.values():
-        timed(argv)  # warm the file cache before measuring
-    for _ in range(trials):
-        order = list(commands.items())
-        random.shuffle(order)
-        for label, argv in order:
-            times[label].append(timed(argv))
-    print(f"{trials} trials, {os.cpu_count()} CPUs, {' '.join(arena)}")
-    print(f"{'command':28} {'median s':>9} {'q1-q3 s':>13}")
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        database = stored_run(folder, args.games)
+        baseline = "python -c pass (baseline)"
+        commands = {
+            baseline: [sys.executable, "-c", "pass"],
+            "arena --help": [*arena, "--help"],
+            "arena plugins": [*arena, "plugins"],
+            f"arena standings ({args.games} games)": [*arena, "standings", str(database)],
+        }
+        times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+        for argv in commands.values():
+            timed(argv, folder)  # the file cache warm, the byte code cached
+        for _ in range(args.trials):
+            order = list(commands.items())
+            random.shuffle(order)
+            for label, argv in order:
+                times[label].append(timed(argv, folder))
+    print(f"{args.trials} trials, {os.cpu_count()} CPUs (shared), {' '.join(arena)}")
+    print(f"{'command':32} {'wall s':>7} {'q1-q3 s':>13} {'CPU s':>7} {'x python':>9}")
+    base = median(cpu for _, cpu in times[baseline])
     for label, samples in times.items():
-        q1, _, q3 = quantiles(samples, n=4)
-        print(f"{label:28} {median(samples):9.3f} {q1:6.3f}-{q3:6.3f}")
+        walls = [wall for wall, _ in samples]
+        q1, _, q3 = quantiles(walls, n=4)
+        cpu = median(c for _, c in samples)
+        print(f"{label:32} {median(walls):7.3f} {q1:6.3f}-{q3:6.3f} {cpu:7.3f} {cpu / base:8.2f}x")
 
 
 if __name__ == "__main__":

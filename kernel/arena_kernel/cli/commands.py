@@ -46,23 +46,24 @@ def user_errors() -> Iterator[None]:
 
 
 def registries_with(
-    plugins: tuple[str, ...], *, installed: bool = True
+    plugins: tuple[str, ...], *, installed: bool = True, kinds: Sequence[str] | None = None
 ) -> tuple[ArenaPluginManager, Registries]:
-    """The built-ins, ``plugins`` and (``installed``) the installed plugins, loaded."""
+    """The built-ins, ``plugins`` and (``installed``) the installed plugins, loaded: every
+    kind of class they register, or only ``kinds``."""
     from arena_kernel.registries.manager import get_plugin_manager, load_registries
 
     pm = get_plugin_manager(entry_points=installed, extra=plugins)
-    return pm, load_registries(pm)
+    return pm, load_registries(pm, kinds)
 
 
 def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Registries:
-    """Registries that have ``scorers``: the built-ins and ``plugins`` have the usual ones,
-    and only a scorer none of them has makes the installed plugins (their games with
-    them) load."""
-    _pm, registries = registries_with(plugins, installed=False)
+    """Registries that have ``scorers`` (and nothing else registered): the built-ins and
+    ``plugins`` have the usual ones, and only a scorer none of them has makes the
+    installed plugins load."""
+    _pm, registries = registries_with(plugins, installed=False, kinds=("scorer",))
     if all(name in registries.scorers for name in scorers):
         return registries
-    return registries_with(plugins)[1]
+    return registries_with(plugins, kinds=("scorer",))[1]
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})

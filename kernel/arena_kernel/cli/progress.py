@@ -131,6 +131,9 @@ class ProgressReport:
         self.leader_at: float | None = None
         self.leader_cost = 0.0
         self.leader_stale = False
+        self.unread = False
+        """Whether the games a resumed run had stored are still to be read into
+        :attr:`results` (see :meth:`_read_stored`)."""
         self.done = False
 
     # -- the hooks ------------------------------------------------------------------------
@@ -151,7 +154,8 @@ class ProgressReport:
         self.started = self.last_line = self.clock()
         self.stored = run.done_games
         if run.done_games:
-            self._read_stored(run)
+            self.faults += self._stored_faults(run)
+            self.unread = True
         if self.terminal and self.wants_bar:
             self._draw()
 
@@ -179,6 +183,7 @@ class ProgressReport:
         if self.run is None:
             return
         ranking = self.ranking
+        self._read_stored()
         counted = any(not result.void for result in self.results)
         if ranking is not None and counted and ranking.position < len(standings):
             rows = standings[ranking.position].rows
@@ -237,6 +242,7 @@ class ProgressReport:
         report it too)."""
         from arena_kernel.cli.tables import render
 
+        self._read_stored()
         lines = [f"{self.label}: standings after {self.stored} games"]
         for name, scorer in self.scorers:
             try:
@@ -288,12 +294,15 @@ class ProgressReport:
         A scorer that fails leaves the line without a leader; the run's own standings
         will report the failure."""
         ranking = self.ranking
-        if ranking is None or not self.leader_stale:
+        if ranking is None or not (self.leader_stale or self.unread):
             return self.leader
+        if self.unread and not self.played and not final:
+            return self.leader  # a resumed run plays its next game first
         now = self.clock()
         wait = max(LEADER_EVERY, LEADER_COST_SHARE * self.leader_cost)
         if not final and self.leader_at is not None and now - self.leader_at < wait:
             return self.leader
+        self._read_stored()
         self.leader_stale = False
         self.leader_at = now
         if not any(not result.void for result in self.results):
@@ -310,17 +319,40 @@ class ProgressReport:
 
     # -- what the database says -----------------------------------------------------------
 
-    def _read_stored(self, run: RunInfo) -> None:
-        """A resumed run: the games stored before count in the leader and the faults."""
+    def _stored_faults(self, run: RunInfo) -> int:
+        """A resumed run: the faults of the games stored before count from the start (SQL
+        counts them)."""
         from arena_kernel.errors import ArenaError
         from arena_kernel.store.sqlite import Store
 
         try:
             with Store(run.database) as store:
-                self.results.extend(store.results(run.run_id))
-                self.faults += sum(len(game.faults) for game in store.games(run.run_id))
+                return store.fault_count(run.run_id)
+        except ArenaError:
+            return 0  # the runner has the file open: it would have said so
+
+    def _read_stored(self) -> None:
+        """A resumed run: the games stored before count in the leader and the tables, read
+        the first time either is wanted once a game was played (or at the end), so that
+        the next game starts first; read lean (:meth:`Store.played
+        <arena_kernel.store.sqlite.Store.played>`), for the hundred thousand games of a
+        long run. They go before the games played since, in schedule order."""
+        from arena_kernel.errors import ArenaError
+        from arena_kernel.store.sqlite import Store
+
+        run = self.run
+        if not self.unread or run is None:
+            return
+        self.unread = False
+        played = [result.index for result in self.results]
+        try:
+            with Store(run.database) as store:
+                stored = store.played(run.run_id)
         except ArenaError:
             return  # the runner has the file open: it would have said so
+        # The store holds the games played since too: each is kept once, as played.
+        since = set(played)
+        self.results[:0] = [game for game in stored if game.index not in since]
         self.leader_stale = True
 
     @staticmethod

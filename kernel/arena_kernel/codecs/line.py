@@ -31,6 +31,10 @@ class LineDecoder(Decoder):
 
     def feed(self, data: bytes) -> list[Decoded]:
         out: list[Decoded] = []
+        last = len(data) - 1
+        if last >= 0 and not self._buf and not self._skipping and data.find(b"\n") == last:
+            self._line(data, last, out)  # one whole line: nearly every read
+            return out
         start = 0
         if self._skipping:
             start = data.find(b"\n") + 1

@@ -107,6 +107,7 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
     command with the game's ``bot_args`` appended when it names no placeholder."""
     inproc = None
     env = dict(bot.env)
+    warm = None
     argv: tuple[str, ...] | None = bot.cmd
     if argv is not None and not uses_placeholders(argv):
         argv = (*argv, *game_cls.bot_args)
@@ -115,6 +116,7 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
         argv = (*builtin.argv(), *bot.args)
         inproc = builtin.inproc if bot.inproc else None
         env = {**builtin.env(), **env}
+        warm = builtin.module
     return BotProgram(
         name=bot.name,
         argv=None if inproc else argv,
@@ -124,4 +126,5 @@ def program(bot: BotSpec, game_cls: type[Game[Any]]) -> BotProgram:
         cwd=bot.cwd,
         port=bot.port,
         peer=bot.peer,
+        warm=warm,
     )

@@ -16,10 +16,12 @@ import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import comb, factorial
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import ScheduledGame
+
+if TYPE_CHECKING:
+    from arena_kernel.match.spec import MatchSpec
 
 
 def derive_seed(match_seed: int, index: int) -> int:

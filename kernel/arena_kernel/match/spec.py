@@ -270,6 +270,10 @@ LEAGUE_KEYS: Mapping[str, Option] = {
 }
 """The keys of ``[league]`` (``format = "league"``): docs/league.md."""
 
+AUTO_REFEREES_FROM = 500
+"""Sessions to play from which a run without `referees` referees them in as many processes
+as there are cores: fewer would not repay the processes' start."""
+
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "league")
 DYNAMIC_FORMATS = ("swiss", "knockout")
 """Formats whose games depend on the results so far: played a stage at a time."""
@@ -382,6 +386,22 @@ class MatchSpec:
         keyed_since=None,
         default_text="the number of CPUs",
         example=4,
+    )
+    referees: int | None = declare(
+        Option(
+            None,
+            "Processes that referee the games on this machine (the local executor), the "
+            "run's own among them, which also stores every game; each plays its share of "
+            "`concurrency`. More than one puts several cores to work where the referee is "
+            "the busy part (in-process bots, many games at once); each more costs its start "
+            "(some 0.3 s of CPU), and bots that connect by themselves need one.",
+            type=int,
+            minimum=1,
+        ),
+        keyed_since=None,
+        default_text=f"the number of cores for a run of {AUTO_REFEREES_FROM} sessions or more "
+        "whose bots are all started by the arena or run in it; else 1",
+        example=2,
     )
     executor: str = declare(
         Option(

@@ -52,7 +52,14 @@ def limit_options(limits: ResourceLimits) -> list[str]:
     between fork and exec (``preexec_fn``): that would force a full ``fork`` of the referee,
     which stalls its event loop for tens of milliseconds per bot, more the bigger the
     referee, while other games' replies wait to be read. Without it, the child is
-    ``vfork``-ed.
+    ``vfork``-ed. (A bot forked from its warm parent, :mod:`arena_kernel.bots.forkserver`,
+    sets the same limits itself.)
+    """
+    return [f"--{name}={soft}:{hard}" for name, (soft, hard) in limit_values(limits).items()]
+
+
+def limit_values(limits: ResourceLimits) -> dict[str, tuple[int, int]]:
+    """The resource limits of a bot, soft and hard, by ``prlimit``'s name for each.
 
     Each hard limit is set too, so that a bot cannot raise its soft limits back
     (``setrlimit`` lets any process raise a soft limit up to the hard one). A limit above
@@ -71,7 +78,7 @@ def limit_options(limits: ResourceLimits) -> list[str]:
         "fsize": (resource.RLIMIT_FSIZE, (limits.write_mb << 20) if limits.write_mb else None),
         "core": (resource.RLIMIT_CORE, 0),
     }
-    options = []
+    values = {}
     for name, (which, value) in wanted.items():
         if value is None:
             continue
@@ -81,5 +88,5 @@ def limit_options(limits: ResourceLimits) -> list[str]:
         ceiling = value + 1 if which == resource.RLIMIT_CPU else value
         if hard != resource.RLIM_INFINITY:
             ceiling = min(ceiling, hard)
-        options.append(f"--{name}={value}:{ceiling}")
-    return options
+        values[name] = (value, ceiling)
+    return values

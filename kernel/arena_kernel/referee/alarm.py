@@ -9,6 +9,11 @@ Here the deadlines of all channels of one event loop share one ``timerfd``, arme
 earliest of them: the loop waits for it as for any file, without a timeout, and nothing is
 paid per iteration.
 
+A cancelled call lets go of its callback at once (a channel's timer holds the channel, its
+connection and its game's log), and the heap is rid of cancelled entries whenever they are
+most of it: a timer cancelled long before it is due costs nothing after its game, however
+long the run (as asyncio does with its own timers).
+
 Where no timerfd can be made (not Linux, out of file descriptors), the loop's own
 ``call_at`` does the same work.
 """
@@ -29,6 +34,10 @@ from typing import Protocol
 CLOCK_MONOTONIC = 1
 TFD_TIMER_ABSTIME = 1
 _TFD_FLAGS = os.O_NONBLOCK | os.O_CLOEXEC  # TFD_NONBLOCK, TFD_CLOEXEC
+
+COMPACT_AFTER = 64
+"""Cancelled entries the heap may hold before it is rid of them (once they are also more
+than half of it): few enough to be nothing, many enough that rebuilding the heap is rare."""
 
 NEVER = 1e9
 """Seconds of the monotonic clock (some 30 years) from which a call is never made: no
@@ -56,14 +65,21 @@ class Scheduler(Protocol):
 
 
 class _Call:
-    __slots__ = ("callback", "cancelled")
+    """One scheduled call: its callback until it is made or cancelled (then None), and the
+    alarm that holds it while it waits in the heap."""
 
-    def __init__(self, callback: Callable[[], object]) -> None:
-        self.callback = callback
-        self.cancelled = False
+    __slots__ = ("alarm", "callback")
+
+    def __init__(self, alarm: Alarm, callback: Callable[[], object]) -> None:
+        self.alarm: Alarm | None = alarm
+        self.callback: Callable[[], object] | None = callback
 
     def cancel(self) -> None:
-        self.cancelled = True
+        alarm = self.alarm
+        self.callback = None
+        if alarm is not None:
+            self.alarm = None
+            alarm.cancelled()
 
 
 class Alarm:
@@ -77,14 +93,26 @@ class Alarm:
         self._order = itertools.count()
         self._armed = math.inf
         """When the timerfd rings next (infinity: disarmed)."""
+        self._cancelled = 0
+        """Cancelled entries still in the heap."""
         loop.add_reader(fd, self._ring)
 
     def call_at(self, when: float, callback: Callable[[], object]) -> _Call:
-        call = _Call(callback)
+        call = _Call(self, callback)
         heapq.heappush(self._due, (when, next(self._order), call))
         if when < self._armed:
             self._arm(when)
         return call
+
+    def cancelled(self) -> None:
+        """A call in the heap was cancelled: once such entries are most of the heap, it is
+        made again without them."""
+        self._cancelled += 1
+        due = self._due
+        if self._cancelled > COMPACT_AFTER and 2 * self._cancelled > len(due):
+            due[:] = [entry for entry in due if entry[2].callback is not None]
+            heapq.heapify(due)
+            self._cancelled = 0
 
     def _arm(self, when: float) -> None:
         if when >= NEVER:
@@ -108,10 +136,15 @@ class Alarm:
         due = self._due
         while due and due[0][0] <= now:
             call = heapq.heappop(due)[2]
-            if not call.cancelled:
-                loop.call_soon(call.callback)  # as a loop's timer: its errors are the loop's
-        while due and due[0][2].cancelled:
+            callback = call.callback
+            if callback is None:
+                self._cancelled -= 1
+            else:
+                call.alarm = None  # made: a cancel from now on is too late to count
+                loop.call_soon(callback)  # as a loop's timer: its errors are the loop's
+        while due and due[0][2].callback is None:
             heapq.heappop(due)
+            self._cancelled -= 1
         if due:
             self._arm(due[0][0])
 

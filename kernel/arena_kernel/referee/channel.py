@@ -267,6 +267,8 @@ class Channel:
             log.record((arrived, kind, self.seat, text, elapsed, cpu))
 
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
+        if len(items) == 1 and self._answers(items[0], arrived):
+            return
         for item in items:
             if self.closed is not None:
                 return  # flooded by the items before: the rest are dropped unread
@@ -287,6 +289,32 @@ class Channel:
             elapsed = arrived - self._sent_at
             self._log_received(message, raw, "recv", arrived, elapsed, cpu)
             self._end(waiter, message, elapsed, cpu)
+
+    def _answers(self, item: tuple[Any, bytes], arrived: float) -> bool:
+        """The round trip of nearly every message, in one step: ``item`` is the reply, in
+        time, to the request waiting on the wall clock, and the log keeps its bytes; it
+        ends the request as :meth:`_deliver` would. False (nothing done) for anything else,
+        which :meth:`_deliver` judges."""
+        waiter = self._waiter
+        if (
+            waiter is None
+            or self.closed is not None
+            or self._cpu is not None
+            or self._owed
+            or arrived > self._deadline
+            or waiter.done()
+        ):
+            return False
+        message, raw = item
+        if type(message) is Fault or len(raw) > MAX_LOGGED_TEXT:
+            return False
+        elapsed = arrived - self._sent_at
+        if self.log is not None:
+            self.log.record((arrived, "recv", self.seat, raw, elapsed, None))
+        self._waiter = None
+        self.answered = True
+        waiter.set_result((message, elapsed, None))
+        return True
 
     def _unasked(self, item: tuple[Any, bytes], arrived: float) -> None:
         """A message that answers no waiting request: the late answer to one that timed

@@ -14,7 +14,6 @@ import dataclasses
 from collections.abc import Sequence
 
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord
-from arena_kernel.transports.stderr_log import stderr_tail
 
 STARTUP_KINDS = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.TIMEOUT})
 """The faults of a bot that did not come up: it exited, never connected, or never
@@ -48,6 +47,8 @@ def with_stderr_tails(record: GameRecord) -> GameRecord:
     (:func:`~arena_kernel.transports.stderr_log.stderr_tail`): ``exited with status 1;
     the end of its stderr: ... | Caused by: java.lang.ClassNotFoundException: Bot``.
     The record itself when no start-up fault has a stderr log to quote."""
+    from arena_kernel.transports.stderr_log import stderr_tail  # asyncio: not for a listing
+
     faults = list(record.faults)
     changed = False
     for position in startup_fault_indexes(faults, record.events):

@@ -174,16 +174,21 @@ def register_plugin(pm: ArenaPluginManager, plugin: str | object) -> object:
     return plugin
 
 
-def load_registries(pm: ArenaPluginManager) -> Registries:
+def load_registries(pm: ArenaPluginManager, kinds: Iterable[str] | None = None) -> Registries:
     """Call the registration hooks one plugin at a time, so that each entry knows its
     source and an installed plugin whose hook fails is left out whole (not with half of
-    its classes registered)."""
+    its classes registered).
+
+    ``kinds`` (kind names, such as ``("scorer",)``): only those kinds' hooks, for a command
+    that needs no other (``arena standings`` registers no game, and imports none); the
+    other registries stay empty."""
+    wanted = [kind for kind in KINDS if kinds is None or kind.name in kinds]
     registered = []
     for _name, plugin in pm.list_name_plugin():
         if plugin is None:
             continue
         try:
-            registered.append(_registered_by(pm, plugin))
+            registered.append(_registered_by(pm, plugin, wanted))
         except PluginError as exc:
             installed = pm.installed(plugin)
             if installed is None:
@@ -206,11 +211,12 @@ class _Refused(PluginError):
         super().__init__(f"{kind.hook_name} of {source} {problem}")
 
 
-def _registered_by(pm: ArenaPluginManager, plugin: object) -> Registries:
-    """What ``plugin``'s registration hooks register; a failure is a :class:`PluginError`."""
+def _registered_by(pm: ArenaPluginManager, plugin: object, kinds: Iterable[Kind]) -> Registries:
+    """What ``plugin``'s registration hooks of ``kinds`` register; a failure is a
+    :class:`PluginError`."""
     registries = Registries.empty()
     source = pm.describe(plugin)
-    for kind in KINDS:
+    for kind in kinds:
         for impl in getattr(pm.hook, kind.hook_name).get_hookimpls():
             if impl.plugin is plugin:
                 registry = registries.by_kind()[kind.name]

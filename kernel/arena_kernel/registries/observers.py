@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
-from typing import ParamSpec
+from collections.abc import Callable, Mapping
+from typing import Any, ParamSpec
 
 from arena_kernel.registries.manager import ArenaPluginManager
 from arena_kernel.registries.report import one_line, warn
@@ -17,6 +17,11 @@ P = ParamSpec("P")
 @functools.cache
 def _signature(spec: Callable[..., None]) -> inspect.Signature:
     return inspect.signature(spec)
+
+
+@functools.cache
+def _parameters(spec: Callable[..., None]) -> frozenset[str]:
+    return frozenset(_signature(spec).parameters)
 
 
 class Observers:
@@ -36,7 +41,10 @@ class Observers:
 
     def notify(self, spec: Callable[P, None], *args: P.args, **kwargs: P.kwargs) -> None:
         hook_name = spec.__name__
-        arguments = _signature(spec).bind(*args, **kwargs).arguments
+        # Every argument by name, as the runner calls it: nothing to bind (twice a game).
+        arguments: Mapping[str, Any] = kwargs
+        if args or kwargs.keys() != _parameters(spec):
+            arguments = _signature(spec).bind(*args, **kwargs).arguments
         for impl in reversed(getattr(self._pm.hook, hook_name).get_hookimpls()):
             try:
                 impl.function(*(arguments[name] for name in impl.argnames))

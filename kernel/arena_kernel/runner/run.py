@@ -304,6 +304,9 @@ def _until_decided(sessions: Iterator[Session], sprt: SprtTracker | None) -> Ite
     stored games stay whole pairs, each bot in each seat); nothing else starts. The pairs
     they complete are kept apart from the decision. (A session of several games, for a
     game whose bots live for a session, plays on to its end.)"""
+    if sprt is None:
+        yield from sessions
+        return
     last = None
     for session in sessions:
         if sprt is not None and sprt.decided:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from openskill.models import PlackettLuce
-
 from arena_kernel.model import Estimate, Standings
 from arena_kernel.scoring.base import GameResult, Scorer, plural
 
@@ -27,6 +25,8 @@ class OpenSkillScorer(Scorer):
     summary = "Plackett-Luce ratings for any number of players (ranked by mu - 3 sigma)"
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
+        from openskill.models import PlackettLuce  # a fifth of a command's start: on use
+
         model = PlackettLuce()
         ratings = {bot: model.rating(name=bot) for bot in bots}
         played = dict.fromkeys(bots, 0)

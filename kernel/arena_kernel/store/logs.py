@@ -23,6 +23,7 @@ import dataclasses
 import itertools
 import json
 import math
+import operator
 import struct
 import zlib
 from collections.abc import Iterable, Sequence
@@ -41,18 +42,23 @@ field's list and step reads as never measured: one stored before the field was a
 time (its log is then as it always was)."""
 
 
+_fields = operator.attrgetter(*FIELDS)
+
+
 def pack(events: Sequence[Event]) -> bytes:
-    """The stored form of a game's ``events``."""
-    log: dict[str, Any] = {name: [getattr(e, name) for e in events] for name in FIELDS}
+    """The stored form of a game's ``events`` (on the path of every game a run stores:
+    the fields are read a row at a time)."""
+    columns = list(zip(*map(_fields, events), strict=True)) or [()] * len(FIELDS)
+    log: dict[str, Any] = {name: list(col) for name, col in zip(FIELDS, columns, strict=True)}
     log["t_step"] = t_step = _exponent(log["t"])
-    steps = [_in_steps(t, t_step) for t in log["t"]]
+    steps = _in_steps(log["t"], t_step)
     log["t"] = [now - before for before, now in itertools.pairwise([0, *steps])]
     for name in _DURATIONS:
         if name != "elapsed" and all(x is None for x in log[name]):
             del log[name]  # never measured (a wall clock's CPU): read back as such
             continue
         log[f"{name}_step"] = step = _exponent(log[name])
-        log[name] = [None if x is None else _in_steps(x, step) for x in log[name]]
+        log[name] = _in_steps(log[name], step)
     return zlib.compress(json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode())
 
 
@@ -80,14 +86,34 @@ def _exponent(times: Iterable[float | None]) -> int:
     are short. Back, ``steps / 2**e`` is exactly the time: the quotient of two integers is
     correctly rounded, and here exact.
     """
-    return max(
-        (x.as_integer_ratio()[1].bit_length() - 1 for x in times if x is not None), default=0
-    )
+    # The denominators are powers of two: the largest says the exponent.
+    known = [x for x in times if x is not None]
+    largest = max(map(_denominator, map(_ratio, known)), default=1)
+    return largest.bit_length() - 1
 
 
-def _in_steps(time: float, exponent: int) -> int:
-    numerator, denominator = time.as_integer_ratio()
-    return numerator * (1 << exponent) // denominator
+_ratio = operator.methodcaller("as_integer_ratio")
+_denominator = operator.itemgetter(1)
+
+
+def _in_steps(times: Sequence[Any], exponent: int) -> list[Any]:
+    """``times`` (None aside) as whole numbers of steps of 2**-``exponent`` s.
+
+    ``time * 2**exponent`` computed with floats is exact: a product by a power of two
+    only moves a double's exponent, and by the choice of ``exponent`` it lands on a whole
+    number, which ``int`` then reads exactly. Where the product (or the power of two)
+    would not be a finite double, ``int`` refuses it, and each time is scaled as the
+    fraction it is (ten times slower)."""
+    try:
+        scale = float(1 << exponent)
+        return [None if x is None else int(x * scale) for x in times]
+    except OverflowError:
+        return [
+            None
+            if x is None
+            else x.as_integer_ratio()[0] * (1 << exponent) // x.as_integer_ratio()[1]
+            for x in times
+        ]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
+from arena_kernel.scoring.base import PlayedGame
 from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
 from arena_kernel.scoring.sprt_run import SprtStep
 from arena_kernel.store.league import LeagueRecords
@@ -322,6 +323,30 @@ class Store(LeagueRecords):
             )
             for result in (known.get(text) or read(text),)
         ]
+
+    def played(self, run_id: int) -> list[PlayedGame]:
+        """The run's stored games in schedule order as scorers read them and no more: what
+        a display kept up while a long run plays holds of the games stored before it (a
+        tenth of the time and memory of :meth:`results`; void ones included)."""
+        read = ResultReader()
+        known = read.known
+        with self._snapshot():  # rows streamed, never all held at once
+            rows = self._db.execute(
+                "SELECT idx, void, outcome FROM games WHERE run_id = ? ORDER BY idx", (run_id,)
+            )
+            return [
+                PlayedGame(idx, result.seating, result.ranks, bool(void))
+                for idx, void, text in rows
+                for result in (known.get(text) or read(text),)
+            ]
+
+    def fault_count(self, run_id: int) -> int:
+        """How many faults the run's stored games hold, the referee's own included."""
+        rows = self._read(
+            "SELECT count(*) FROM faults f JOIN games g ON g.id = f.game_id WHERE g.run_id = ?",
+            (run_id,),
+        )
+        return int(rows[0][0])
 
     def game(self, game_id: int) -> GameDetail:
         """One game by its public id, with its seats and faults."""

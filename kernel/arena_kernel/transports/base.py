@@ -36,6 +36,10 @@ class BotProgram:
     cwd: str | None = None
     port: int | None = None
     peer: str | None = None
+    warm: str | None = None
+    """For one of arena's own Python bots run as a program (``python -P -m warm ...``): the
+    module, which a transport may import once and fork ready bots from
+    (:mod:`arena_kernel.transports.warm_start`). Never set for a match file's ``cmd``."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Mapping
+from typing import Protocol
 
 from arena_kernel.errors import SetupError
 from arena_kernel.processes.cancel_proof import to_the_end
@@ -166,6 +167,17 @@ def missing_program(argv0: str, cwd: str | None, env: Mapping[str, str]) -> str 
     return None
 
 
+class Leader(Protocol):
+    """The first process of a bot, as :class:`BotProcess` ends it: its pid, and reaping it
+    once it exited (a ``subprocess.Popen``, or a bot forked from its warm parent, which
+    reaps it when asked: :mod:`arena_kernel.transports.warm_start`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    def wait(self, timeout: float | None = None) -> int | None: ...
+
+
 class BotProcess:
     """One started bot: its process group, its exit and its stderr log.
 
@@ -179,7 +191,7 @@ class BotProcess:
 
     def __init__(
         self,
-        popen: subprocess.Popen[bytes],
+        popen: Leader,
         pidfd: int,
         tag: str,
         stderr: StderrLog,
@@ -212,7 +224,12 @@ class BotProcess:
         if info is None:
             return
         self._stop_watching()
-        code, status = info.si_code, info.si_status
+        self._exited_with(info.si_code, info.si_status)
+
+    def _exited_with(self, code: int, status: int) -> None:
+        """The leader exited (``waitid``'s ``si_code`` and ``si_status``): say how."""
+        if self.exited.done():
+            return
         if self.sandboxed and code == os.CLD_EXITED and (killer := signal_of_exit(status)):
             code, status = os.CLD_KILLED, killer
         cpu_used = None

@@ -101,3 +101,19 @@ def test_a_command_that_needs_no_game_imports_none(site: Path, args: list[str]) 
 def test_arena_plugins_imports_the_installed_plugins(site: Path) -> None:
     """The check above can see a plugin being imported."""
     assert "arena_probe" in imported(site, "plugins")
+
+
+def test_arena_standings_registers_scorers_only(site: Path) -> None:
+    """Standings need the run's scorers: no transport, no executor, no event loop, no
+    rating library the run's scorers do not use (openskill: elo and wins here). The
+    built-in plugins' own modules, which register them, are loaded."""
+    registering = ("arena_kernel.transports.builtin", "arena_kernel.executors.builtin")
+    loaded = imported(site, "standings", "results.sqlite") - set(registering)
+    unwanted = {
+        module
+        for module in loaded
+        if module.split(".")[0] in ("asyncio", "openskill")
+        or module.startswith(("arena_kernel.transports.", "arena_kernel.executors."))
+        or module == "arena_kernel.match.spec"
+    }
+    assert not unwanted, f"arena standings imported {sorted(unwanted)}"

@@ -9,6 +9,7 @@ compared exactly, never against the time a machine takes."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -33,8 +34,9 @@ from arena_kernel.model import (
     Standings,
 )
 from arena_kernel.runner.api import prepare
-from arena_kernel.scoring.base import GameResult
+from arena_kernel.scoring.base import GameResult, PlayedGame
 from arena_kernel.scoring.wins import WinsScorer
+from arena_kernel.store.sqlite import Store
 
 CRASHER = [
     sys.executable,
@@ -369,3 +371,40 @@ def test_arena_run_warns_of_a_crowded_wall_clock_and_not_of_a_cpu_clock(tmp_path
     replay = arena("replay", str(tmp_path / "nim.sqlite"), "1", cwd=tmp_path)
     replies = [line for line in replay.stdout.splitlines() if " ms" in line]
     assert replies and all(re.search(r"\(\d+\.\d ms, CPU \d+\.\d ms\)", r) for r in replies)
+
+
+def test_a_resumed_run_reads_its_stored_games_once_a_game_was_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored faults count at once; the stored games (for the leader) are read only
+    after the next game was played, so that a resumed run starts it first, and the game
+    stored since is counted once."""
+    monkeypatch.setenv("COLUMNS", "200")
+    database = tmp_path / "league.sqlite"
+    with Store(database) as store:
+        run = store.open_run("key", "league", "nim", {}, 6)
+        for index in range(3):
+            store.save_game(run.run_id, record(index, (2, 1), faults=1))
+    reads: list[int] = []
+    lean = Store.played
+
+    def played(store: Store, run_id: int) -> list[PlayedGame]:
+        reads.append(run_id)
+        return lean(store, run_id)
+
+    monkeypatch.setattr(Store, "played", played)
+    report, stream, clock = observer(terminal=True, ranking=WINS)
+    resumed = dataclasses.replace(run, done_games=3, database=str(database))
+    report.arena_run_start(resumed)
+    assert reads == []
+    assert stream.getvalue().endswith("3/6 games, 3 faults")
+    game = record(3, (1, 2))
+    with Store(database) as store:
+        store.save_game(run.run_id, game)  # as the runner does before it tells observers
+    clock.now += 1.5
+    report.arena_game_end(resumed, game.game, game)
+    assert reads == [run.run_id]
+    assert stream.getvalue().endswith(
+        "4/6 games, 0.67 games/s, eta 3.0 s, 3 faults, leader b (wins)"
+    )
+    assert sorted(result.index for result in report.results) == [0, 1, 2, 3]

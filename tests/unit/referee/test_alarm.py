@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import gc
 import math
 import time
+import weakref
 
 import pytest
 
@@ -99,3 +101,66 @@ def test_without_a_timerfd_the_loops_own_timers_keep_the_clocks(
     fell_back, took, fault = asyncio.run(scenario())
     assert fell_back
     assert fault is FaultKind.TIMEOUT and 0.2 <= took < 1.0
+
+
+class Echo(Connection):
+    """A bot that answers every line at once, as an in-process bot does."""
+
+    def start(self, on_data: OnData, on_closed: OnClosed) -> None:
+        self.on_data = on_data
+
+    def write(self, data: bytes) -> None:
+        asyncio.get_running_loop().call_soon(self.on_data, data)
+
+    async def close(self) -> None:
+        pass
+
+
+def test_a_cancelled_call_lets_go_of_its_callback_and_leaves_the_heap() -> None:
+    """Cancelled long before they are due, calls keep nothing alive (their callbacks hold
+    channels, connections, game logs) and do not pile up in the heap."""
+
+    class Held:
+        pass
+
+    async def scenario() -> tuple[list[weakref.ref[Held]], int]:
+        found = alarm(asyncio.get_running_loop())
+        assert isinstance(found, Alarm)
+        held = [Held() for _ in range(1000)]
+        refs = [weakref.ref(h) for h in held]
+        later = time.monotonic() + 3600
+        for h in held:
+            found.call_at(later, lambda h=h: h).cancel()  # type: ignore[misc]
+        del held, h
+        return refs, len(found._due)
+
+    refs, left = asyncio.run(scenario())
+    assert all(ref() is None for ref in refs)
+    assert left <= 2 * alarm_module.COMPACT_AFTER
+
+
+def test_finished_games_channels_are_not_kept_by_their_timers() -> None:
+    """Games of answered requests on the start-up clock: once each game's channels are
+    closed, nothing of theirs (here, their connections) stays alive until their timers
+    would have been due."""
+
+    async def scenario() -> list[weakref.ref[Echo]]:
+        refs = []
+        for _game in range(300):
+            bots = [Echo(), Echo()]
+            channels = [
+                Channel(f"bot{i}", f"bot{i}", bot, LineCodec()) for i, bot in enumerate(bots)
+            ]
+            table = Table(channels, Clocks(startup=60.0, reply=30.0), EventLog())
+            for _move in range(3):
+                for seat in range(2):
+                    assert (await table.ask(seat, "move")).ok
+            for channel in channels:
+                await channel.close()
+            refs += [weakref.ref(bot) for bot in bots]
+            del table, channels, channel, bots
+        return refs
+
+    refs = asyncio.run(scenario())
+    gc.collect()
+    assert sum(ref() is not None for ref in refs) == 0

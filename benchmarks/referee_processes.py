@@ -1,0 +1,139 @@
+"""What several referee processes (``referees`` in the match file) buy a run whose referee
+is the busy part: ``arena run`` of in-process Nim games with one process and with two.
+
+    python benchmarks/referee_processes.py [--games 2000] [--trials 5] [--concurrency 8]
+
+Each trial runs ``arena run -q`` (the console script, as users run it) on a fresh database
+for every ``--referees`` count in turn, in an order rotated per trial, the same match file
+but for ``referees`` (``--concurrency`` games at once in all, the bots ``inproc = true``),
+once with ``--games`` games and once with twice as many. For each run it measures the wall
+clock, the CPU time of every process of the run together (the run's process and the
+referee processes it started, which it waits for) and, by ``cpu_probe.py`` (a plugin given
+with ``-p``), the run's own process's part: what is left is the other referee
+processes' (the workers').
+
+The difference between the two lengths is what a game costs once the processes are up
+(each more referee process costs some 0.3 s of CPU to start, the run's process its own
+start): the steady figure, which a long run sees. The machine is shared, so the wall clock
+says how fast the run went here (over the longer run, and steady: the difference), and the CPU
+times what it costs wherever it runs. From
+the steady CPU times, the games per second ``--cores`` free cores would play: at best
+(``balanced``) the cores over the CPU time per game of all the processes together, which
+the sessions reach when they go to whichever process is free first, as they do; and as
+the processes shared the games here (``as here``), one over the CPU time per game of the
+busiest one (the run's own, which also stores every game, or a worker: theirs taken as
+even). Medians over the trials, and the medians of the per-trial ratios to one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from statistics import median
+
+from cli_startup import arena_command
+from nim_match import in_process_nim
+
+BENCHMARKS = Path(__file__).resolve().parent
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def one_run(folder: Path, games: int, concurrency: int, referees: int) -> dict[str, float]:
+    """``arena run`` of a fresh match in ``folder``; its figures."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    match = folder / "nim.toml"
+    match.write_text(in_process_nim(games, concurrency, referees))
+    env = {**os.environ, "PYTHONPATH": str(BENCHMARKS)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code cached, as in a user's install
+    before, began = children_cpu(), time.perf_counter()
+    done = subprocess.run(
+        [*arena_command(), "run", "-q", "-p", "cpu_probe", str(match)],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
+    )
+    wall, total = time.perf_counter() - began, children_cpu() - before
+    if done.returncode != 0 or f"{games} games played now" not in done.stdout:
+        raise SystemExit(f"the run failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    own = json.loads(done.stdout.strip().splitlines()[-1])["exit"]
+    return {"wall": wall, "total": total, "own": own, "referees": total - own}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--referees", default="1,2", help="the counts to compare (1,2)")
+    parser.add_argument("--cores", type=int, default=2, help="the free cores to figure for")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.referees.split(",")]
+    games = args.games
+    runs: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
+    with tempfile.TemporaryDirectory() as scratch:
+        one_run(Path(scratch) / "warm", 50, args.concurrency, 1)  # byte code compiled
+        for trial in range(args.trials):
+            order = counts[trial % len(counts) :] + counts[: trial % len(counts)]
+            for n in order:
+                short = one_run(Path(scratch) / f"r{n}", games, args.concurrency, n)
+                long = one_run(Path(scratch) / f"r{n}", 2 * games, args.concurrency, n)
+                steady = {f"steady {k}": (long[k] - short[k]) / games for k in short}
+                whole = {f"whole {k}": long[k] / (2 * games) for k in long}
+                runs[n].append({**whole, **steady})
+
+    def free_cores(run: dict[str, float], n: int) -> tuple[float, float]:
+        """Games per second the steady CPU times allow on ``args.cores`` free cores:
+        balanced, and with the processes' shares as here."""
+        own, others = run["steady own"], run["steady referees"]
+        processes = min(n, args.cores)
+        balanced = processes / run["steady total"]
+        as_here = 1 / max(own, others / (n - 1)) if n > 1 else 1 / run["steady total"]
+        return balanced, min(balanced, as_here)
+
+    print(
+        f"In-process Nim games, concurrency {args.concurrency}, {args.trials} interleaved "
+        f"trials of {games} and {2 * games} games, {os.cpu_count()} CPUs here (shared); "
+        "medians, CPU in ms per game:"
+    )
+    print(
+        f"{'referees':>8} {'games/s here':>13} {'steady':>7} {'CPU, whole run':>15}"
+        f" {'CPU, steady':>12}"
+        f" {'run process':>12} {'workers':>8}"
+        f" {f'games/s on {args.cores} free cores: balanced, as here':>44}"
+        f" {'ratios to ' + str(counts[0]):>16}"
+    )
+    base = runs[counts[0]]
+    for n in counts:
+        results = runs[n]
+        figures = [free_cores(r, n) for r in results]
+        bases = [free_cores(b, counts[0]) for b in base]
+        balanced = median(f[0] / b[0] for f, b in zip(figures, bases, strict=True))
+        as_here = median(f[1] / b[1] for f, b in zip(figures, bases, strict=True))
+        print(
+            f"{n:>8} {median(1 / r['whole wall'] for r in results):13.0f}"
+            f" {median(1 / r['steady wall'] for r in results):7.0f}"
+            f" {median(r['whole total'] for r in results) * 1e3:15.3f}"
+            f" {median(r['steady total'] for r in results) * 1e3:12.3f}"
+            f" {median(r['steady own'] for r in results) * 1e3:12.3f}"
+            f" {median(r['steady referees'] for r in results) * 1e3:8.3f}"
+            f" {median(f[0] for f in figures):36.0f} {median(f[1] for f in figures):7.0f}"
+            f" {balanced:9.2f}x {as_here:5.2f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
