@@ -77,17 +77,17 @@ def prepared_run(
 
     if from_league is None:
         if top is not None:
-            raise ArenaError("--top N goes with --from-league DB")
+            raise _usage("--top N goes with --from-league DB")
         if match_file is None:
-            raise ArenaError("arena run needs a MATCH_FILE (or --from-league DB --top N)")
+            raise _usage("missing argument 'MATCH_FILE' (or --from-league DB --top N)")
         return prepare(match_file, plugins, **overrides)
     if match_file is not None:
-        raise ArenaError(
+        raise _usage(
             "--from-league DB plays the final of the league in DB, from the league's own "
             "match file: give no MATCH_FILE"
         )
     if top is None:
-        raise ArenaError("--from-league DB needs --top N, the number of bots in the final")
+        raise _usage("--from-league DB needs --top N, the number of bots in the final")
     return prepare_final(from_league, top, plugins, **overrides)
 
 
@@ -235,3 +235,8 @@ def export_rows(store: Store, run_ids: Iterable[int]) -> dict[str, list[dict[str
                 }
             )
     return tables
+
+
+def _usage(message: str) -> click.UsageError:
+    """A mistake on ``arena run``'s command line, shown as click shows its own."""
+    return click.UsageError(message, click.get_current_context(silent=True))

@@ -55,7 +55,7 @@ def test_a_run_prints_what_its_stored_results_give(write_match: Callable[..., Pa
     computed again from the database afterwards."""
     quitter = [sys.executable, "-c", "pass"]
     path = write_match(
-        'game = "nim"\ngames = 6\nconcurrency = 2\n'
+        'game = "nim"\ngames = 6\nconcurrency = 2\nstartup_failures = "forfeit"\n'
         '[[bots]]\nname = "optimal"\nbuiltin = "optimal"\ninproc = true\n'
         '[[bots]]\nname = "random"\nbuiltin = "random"\ninproc = true\n'
         f'[[bots]]\nname = "quitter"\ncmd = {json.dumps(quitter)}\n'

@@ -119,6 +119,7 @@ def test_a_bot_that_never_reads_is_faulted_and_the_arena_stays_small(
         game = "chatter"
         games = 2
         concurrency = 1
+        startup_failures = "forfeit"
         [game_options]
         rounds = {rounds}
         [clock]

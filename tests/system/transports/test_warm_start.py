@@ -70,7 +70,8 @@ def test_a_builtin_bot_is_forked_warm_in_its_sandbox_and_confined_as_a_cold_one(
 def test_a_warm_bot_that_exits_is_an_exit_fault_with_its_stderr(
     write_match: Callable[..., Path],
 ) -> None:
-    path = write_match(FACTS.replace('"facts_nim"', '"junk_nim"').replace("games = 3", "games = 1"))
+    text = FACTS.replace('"facts_nim"', '"junk_nim"').replace("games = 3", "games = 1")
+    path = write_match(f'startup_failures = "forfeit"\n{text}')
     summary = run_match(path)
     assert summary.played == 1
     with Store(summary.run.database) as store:

@@ -217,7 +217,8 @@ def test_with_end_turn_a_bad_play_ends_only_the_turn_and_shows_on_each(
 
 @pytest.fixture(scope="module")
 def real_game(tmp_path_factory: pytest.TempPathFactory) -> Replay:
-    """A stored v3 game of three: Militia attacks, a random bot's every kind of action, and
+    """A stored v3 game of three (the random bot seeded: the same game every time): Militia
+    attacks, a random bot's every kind of action, and
     a bot whose shouted plays are faults that end its turns, until it ignores an attack
     (it answers moves only) and is out."""
     folder = tmp_path_factory.mktemp("real")
@@ -230,7 +231,7 @@ def real_game(tmp_path_factory: pytest.TempPathFactory) -> Replay:
         f'database = "{folder}/a.sqlite"\nlogs = "{folder}/logs"\n'
         '[clock]\nreply = 5.0\n[game_options]\nversion = 3\nbad_play = "end-turn"\nturn_cap = 10\n'
         '[[bots]]\nname = "militia"\nbuiltin = "militia"\n'
-        '[[bots]]\nname = "random"\nbuiltin = "random"\n'
+        '[[bots]]\nname = "random"\nbuiltin = "random"\nargs = ["--seed", "1"]\n'
         f'[[bots]]\nname = "shouter"\ncmd = {json.dumps(shouter)}\n'
     )
     (replay,) = replays(match)
