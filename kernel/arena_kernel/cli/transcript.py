@@ -9,7 +9,7 @@ from pathlib import Path
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event
-from arena_kernel.store.records import read_record, read_records
+from arena_kernel.store.records import read_record_at, read_records
 from arena_kernel.store.sqlite import GameDetail, Store
 
 ARROWS = {"send": ">>", "recv": "<<", "late": "<~", "fault": "!!", "note": "--"}
@@ -21,9 +21,9 @@ def transcript(store: Store, game_id: int) -> str:
 
 def record_transcript(path: Path, game_id: int) -> str:
     """The transcript of game ``game_id`` of the records file at ``path``."""
-    for data in read_records(path):
-        if data.get("id") == game_id:
-            game, events, _run = read_record(data)
+    for number, data in read_records(path):
+        if isinstance(data, dict) and data.get("id") == game_id:
+            game, events, _run = read_record_at(path, number, data)
             return game_transcript(game, events)
     raise ArenaError(f"no game {game_id} in {path}")
 

@@ -15,6 +15,7 @@ import contextlib
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -45,12 +46,14 @@ def write_report(
     *,
     run: int | str | None = None,
     plugins: Iterable[str | object] = (),
+    shown_as: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Write the report of ``database`` (every run, or only ``run``, an id or key) into
     ``out_dir``; return the path of its ``index.html``. The renderers are the installed
     plugins', ``plugins``' and those of the plugin modules the runs' match files named.
-    Raise :class:`ArenaError` (one line) for a missing or foreign database, an unknown
-    run, or a folder that cannot be written.
+    Raise :class:`ArenaError` (one line, naming the database, or ``shown_as``: the file
+    the database was made from) for a missing or foreign database, an unknown run, or a
+    folder that cannot be written.
 
     The report holds the games stored when it began: a run still playing (``arena run
     --report``) shows the games after them in the next report."""
@@ -59,7 +62,12 @@ def write_report(
         raise ArenaError(f"{database}: no such database file")
     with Store(database) as store:
         records = {record.info.run_id: record for record in store.run_records()}
-        chosen = [store.run(run).run_id] if run is not None else list(records)
+        if shown_as is not None:
+            records = {
+                run_id: replace(record, info=replace(record.info, database=str(shown_as)))
+                for run_id, record in records.items()
+            }
+        chosen = [_chosen(store, run, shown_as)] if run is not None else list(records)
         if not chosen:
             raise ArenaError(f"{database}: no runs stored yet")
         specs = {run_id: store.spec(run_id) for run_id in chosen}
@@ -84,6 +92,16 @@ def write_report(
             bots[run_id] = (run_bots(view), len(view.games))
         site.games(store, {run_id: records[run_id].info for run_id in chosen}, specs, bots, last)
     return site.finish([records[run_id] for run_id in chosen])
+
+
+def _chosen(store: Store, run: int | str, shown_as: str | os.PathLike[str] | None) -> int:
+    """The id of run ``run``, an error naming ``shown_as`` if there is none."""
+    if shown_as is None:
+        return store.run(run).run_id
+    try:
+        return store.run(run).run_id
+    except ArenaError:
+        raise ArenaError(f'no run "{run}" in {shown_as}') from None
 
 
 def _registries(

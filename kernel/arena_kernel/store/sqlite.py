@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -276,6 +276,37 @@ class Store(LeagueRecords):
             if game_id is not None and sprt_step is not None:
                 insert_sprt_steps(db, run_id, [sprt_step])
             return game_id
+
+    def restore_games(
+        self,
+        games: Iterable[tuple[RunInfo, int, GameRecord]],
+        specs: Callable[[], dict[int, dict[str, Any]]],
+    ) -> None:
+        """Store games under the ids they had in another database, each ``(run, game id,
+        record)``: a file of records read back. A run is made with its id when its first
+        game comes; once every game is in, each run gets ``specs()[run_id]`` as its
+        settings, its first game's start as its creation and as many games scheduled as
+        it holds. One transaction: all or none.
+
+        Raises :class:`ArenaError` for a game index twice in a run."""
+        with self._write() as db:
+            made: set[int] = set()
+            for run, game_id, record in games:
+                if run.run_id not in made:
+                    insert_run(db, run.key, run.name, run.game, {}, 0, run_id=run.run_id)
+                    made.add(run.run_id)
+                check_seats(record)
+                if insert_game(db, run.run_id, record, game_id) is None:
+                    raise ArenaError(
+                        f"game {game_id}: run {run.run_id} holds game #{record.game.index} twice"
+                    )
+            for run_id, spec in specs().items():
+                db.execute(
+                    "UPDATE runs SET spec = ?, created = (SELECT min(started_at) FROM games g"
+                    " WHERE g.run_id = runs.id), total_games = (SELECT count(*) FROM games g"
+                    " WHERE g.run_id = runs.id) WHERE id = ?",
+                    (json.dumps(spec), run_id),
+                )
 
     def save_sprt_steps(self, run_id: int, steps: Sequence[SprtStep]) -> None:
         """Store steps of the run's SPRT worked out from games stored without them."""

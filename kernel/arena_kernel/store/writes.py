@@ -18,13 +18,21 @@ from arena_kernel.store.outcomes import first_faults, result_text
 
 
 def insert_run(
-    db: sqlite3.Connection, key: str, name: str, game: str, spec: dict[str, Any], total: int
+    db: sqlite3.Connection,
+    key: str,
+    name: str,
+    game: str,
+    spec: dict[str, Any],
+    total: int,
+    *,
+    run_id: int | None = None,
 ) -> None:
-    """Create the run ``key`` unless it is stored already."""
+    """Create the run ``key`` unless it is stored already, under a new id or ``run_id``
+    (the id it had in another database)."""
     db.execute(
-        "INSERT INTO runs (key, name, game, spec, total_games, created)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-        (key, name, game, _to_json(spec), total, time.time()),
+        "INSERT INTO runs (id, key, name, game, spec, total_games, created)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+        (run_id, key, name, game, _to_json(spec), total, time.time()),
     )
 
 
@@ -45,17 +53,21 @@ def check_seats(record: GameRecord) -> None:
         )
 
 
-def insert_game(db: sqlite3.Connection, run_id: int, record: GameRecord) -> int | None:
-    """Store one game with its seats, faults and events; the new game id, or None if the
-    run already holds this game index."""
+def insert_game(
+    db: sqlite3.Connection, run_id: int, record: GameRecord, game_id: int | None = None
+) -> int | None:
+    """Store one game with its seats, faults and events, under a new id or ``game_id``
+    (the id it had in another database); its id, or None if the run already holds this
+    game index."""
     scheduled, outcome = record.game, record.outcome
     seats = len(scheduled.seating)
     cursor = db.execute(
-        "INSERT INTO games (run_id, idx, session, seed, started_at, duration, reason,"
+        "INSERT INTO games (id, run_id, idx, session, seed, started_at, duration, reason,"
         " void, details, extra, sandbox, outcome)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (run_id, idx) DO NOTHING",
         (
+            game_id,
             run_id,
             scheduled.index,
             scheduled.session,
