@@ -9,7 +9,8 @@ Both databases are made by real runs (a round robin of four in-process Nim bots,
 command a user runs (``arena report DB -o DIR``, a process of its own: its CPU time and
 peak RSS), then opens each report's run page and the page of a game from the middle of
 its run in headless Chromium from disk (the time from navigation to the load event, and
-to the page drawn: the run page's games list shown, the game page's game shown). The two
+to the page drawn: the run page's first page of games shown and its whole games list
+read, the game page's game shown). The two
 sizes are interleaved, in an order that alternates per trial; the script prints medians
 and the ratio of the large report to the small one, the baseline of the same run.
 """
@@ -67,16 +68,26 @@ def middle_game(database: Path) -> int:
     return games[len(games) // 2].game_id
 
 
-def open_times(browser, page_path: Path, fragment: str = "") -> tuple[float, float]:
-    """Milliseconds from navigation to the load event and to the page drawn."""
+SHOWN = """() => {
+  const games = document.getElementById("games");
+  return !games || games.dataset.shown === "true" || games.dataset.failed === "true";
+}"""
+"""Whether a run page shows games: the first page of its list, or the whole list."""
+
+
+def open_times(browser, page_path: Path, fragment: str = "") -> tuple[float, float, float]:
+    """Milliseconds from navigation to the load event, to the first games shown (a run
+    page's first page of its list) and to the page drawn (its whole list read)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
         page.goto(page_path.resolve().as_uri() + fragment, wait_until="load")
+        page.wait_for_function(SHOWN, polling="raf")
+        shown = page.evaluate("() => performance.now()")
         page.wait_for_function(DRAWN, polling="raf")
         drawn = page.evaluate("() => performance.now()")
         loaded = page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")
-        return loaded, drawn
+        return loaded, shown, drawn
     finally:
         context.close()
 
@@ -105,7 +116,14 @@ def main() -> None:
         folder.mkdir(exist_ok=True)
         databases[which] = make_database(folder, games)
     figures: dict[str, dict[str, list[float]]] = {
-        which: {"cpu": [], "rss": [], "run load": [], "run drawn": [], "game drawn": []}
+        which: {
+            "cpu": [],
+            "rss": [],
+            "run load": [],
+            "run shown": [],
+            "run drawn": [],
+            "game drawn": [],
+        }
         for which in sizes
     }
     written: dict[str, tuple[int, float]] = {}
@@ -124,14 +142,15 @@ def main() -> None:
                     site = work / f"site-{which}"
                     cpu, rss = write(databases[which], site)
                     written[which] = files(site)
-                    run_load, run_drawn = open_times(browser, site / "index.html")
-                    _load, game_drawn = open_times(
+                    run_load, run_shown, run_drawn = open_times(browser, site / "index.html")
+                    _load, _shown, game_drawn = open_times(
                         browser, site / "game.html", f"#{middle_game(databases[which])}"
                     )
                     for name, value in (
                         ("cpu", cpu),
                         ("rss", rss),
                         ("run load", run_load),
+                        ("run shown", run_shown),
                         ("run drawn", run_drawn),
                         ("game drawn", game_drawn),
                     ):
@@ -145,7 +164,8 @@ def main() -> None:
         print(
             f"{which}: {stored[which]} games; arena report {m['cpu']:.2f} s CPU, "
             f"peak RSS {m['rss']:.0f} MB, {count} files, {size:.1f} MB; run page load "
-            f"{m['run load']:.0f} ms, list drawn {m['run drawn']:.0f} ms; game page drawn "
+            f"{m['run load']:.0f} ms, first games shown {m['run shown']:.0f} ms, whole list "
+            f"read {m['run drawn']:.0f} ms; game page drawn "
             f"{m['game drawn']:.0f} ms"
         )
     ratios = {k: medians["large"][k] / medians["small"][k] for k in medians["large"]}

@@ -6,7 +6,10 @@ stays as light for a hundred thousand games as for thirty, and the list arrives 
 script after the page has loaded (a page opened from disk may not ``fetch()``):
 ``arenaReport.gameList(<run>, "<JSON of {columns, bots, reasons, kinds, games}>")``, each
 game a compact row (:data:`COLUMNS`) whose names and reasons are indexes into the tables
-beside it.
+beside it. A second, small file (``data/games-<run>-first.js``, ``arenaReport.firstGames``)
+holds the list's first page and how many games there are: the page shows it while the
+whole list is still on its way, so that a run of a hundred thousand games shows its first
+games as soon as one of thirty.
 """
 
 from __future__ import annotations
@@ -25,9 +28,18 @@ COLUMNS = ("id", "index", "seats", "ranks", "reason", "kinds", "faulted", "secon
 reason's index, the fault kinds' indexes, the seats with a fault, the duration, void (0/1)."""
 
 
+PAGE = 50
+"""Games a page of the list shows."""
+
+
 def list_file(run_id: int) -> str:
     """The games list's file of run ``run_id``, relative to the report's folder."""
     return f"{FOLDER}/games-{run_id}.js"
+
+
+def first_page_file(run_id: int) -> str:
+    """The file of the first page of run ``run_id``'s games list."""
+    return f"{FOLDER}/games-{run_id}-first.js"
 
 
 class GameList:
@@ -58,33 +70,40 @@ class GameList:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def script(self) -> str:
-        """The list's file: a script that hands the page its data."""
+    def scripts(self) -> tuple[str, str]:
+        """The list's two files, scripts that hand the page its data: the whole list and
+        its first page (in schedule order, with the count of games)."""
         tables = {
             "columns": list(COLUMNS),
             "bots": list(self._bots),
             "reasons": list(self._reasons),
             "kinds": list(self._kinds),
+            "total": len(self._rows),
         }
         head = json.dumps(tables, separators=(",", ":"))[:-1]
-        rows = ",".join(text for _index, text in sorted(self._rows))
+        rows = [text for _index, text in sorted(self._rows)]
         # JSON in a string for JSON.parse: a browser reads that much faster than the same
         # data written as script.
-        data = json.dumps(f'{head},"games":[{rows}]}}')
-        return f"arenaReport.gameList({self.run_id}, {data});\n"
+        whole = json.dumps(f'{head},"games":[{",".join(rows)}]}}')
+        first = json.dumps(f'{head},"games":[{",".join(rows[:PAGE])}]}}')
+        return (
+            f"arenaReport.gameList({self.run_id}, {whole});\n",
+            f"arenaReport.firstGames({self.run_id}, {first});\n",
+        )
 
     @staticmethod
     def _number(table: dict[str, int], value: str) -> int:
         return table.setdefault(value, len(table))
 
 
-_FILE = re.compile(r'arenaReport\.gameList\((\d+), (".*")\);\n?', re.DOTALL)
+_FILE = re.compile(r'arenaReport\.(?:gameList|firstGames)\((\d+), (".*")\);\n?', re.DOTALL)
 
 
-def read_game_list(report: Path, run_id: int) -> dict[str, Any]:
-    """Run ``run_id``'s games list as the report in the folder ``report`` holds it, each
-    game a row of :data:`COLUMNS`: for a check of a report without a browser."""
-    path = report / list_file(run_id)
+def read_game_list(report: Path, run_id: int, first: bool = False) -> dict[str, Any]:
+    """Run ``run_id``'s games list (``first``: its first page's file) as the report in the
+    folder ``report`` holds it, each game a row of :data:`COLUMNS`: for a check of a
+    report without a browser."""
+    path = report / (first_page_file(run_id) if first else list_file(run_id))
     found = _FILE.fullmatch(path.read_text(encoding="utf-8"))
     if found is None:
         raise ValueError(f"{path} is not a games list")

@@ -18,7 +18,7 @@ from arena_kernel.match.standings import run_standings
 from arena_kernel.model import RunInfo, Standings
 from arena_kernel.report.analysis import cross_table, rating_history
 from arena_kernel.report.charts import estimate_chart, history_chart, llr_chart
-from arena_kernel.report.game_list import list_file
+from arena_kernel.report.game_list import PAGE, first_page_file, list_file
 from arena_kernel.report.html import esc, page, table
 from arena_kernel.report.league import LeagueView, league_section
 from arena_kernel.report.stats import BotStats, fault_kinds
@@ -412,7 +412,9 @@ def _games(figures: RunFigures, root: str) -> str:
         '<p class="note">result: of the bot chosen (won: ranked first alone; drawn: first '
         "with others; lost: not first), or, with any bot, whether the game had one winner</p>"
         f'<div class="scroll"><table id="games" data-run="{view.run.run_id}" '
-        f'data-list="{esc(root + list_file(view.run.run_id))}" data-root="{esc(root)}">'
+        f'data-list="{esc(root + list_file(view.run.run_id))}" '
+        f'data-first="{esc(root + first_page_file(view.run.run_id))}" data-page="{PAGE}" '
+        f'data-root="{esc(root)}">'
         f"<thead><tr>{head}</tr></thead><tbody></tbody></table></div>"
         '<div class="pager"><button type="button" id="page-first">&laquo;</button>'
         '<button type="button" id="page-prev">&lsaquo;</button>'

@@ -25,7 +25,7 @@ from arena_kernel.model import RunInfo
 from arena_kernel.registries.manager import get_plugin_manager, load_registries, register_plugin
 from arena_kernel.registries.registry import Registries
 from arena_kernel.registries.report import one_line, warn
-from arena_kernel.report.game_list import GameList, list_file
+from arena_kernel.report.game_list import GameList, first_page_file, list_file
 from arena_kernel.report.game_record import Log, game_record, read_log
 from arena_kernel.report.league import league_view
 from arena_kernel.report.renderer import Renderer
@@ -218,7 +218,9 @@ class Site:
             lists[detail.run_id].add(detail)
         replays.close()
         for run_id, games in lists.items():
-            self._write(self.out / list_file(run_id), games.script())
+            whole, first = games.scripts()
+            self._write(self.out / list_file(run_id), whole)
+            self._write(self.out / first_page_file(run_id), first)
 
     @staticmethod
     def logs(game: GameDetail) -> dict[int, Log]:

@@ -5,11 +5,13 @@ renderer, and bot text that never runs as script. No console error, no request."
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from arena_kernel.plugin import Register, Renderer, Replay, Step, hookimpl
+from arena_kernel.report.game_list import read_game_list
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
 from arena_kernel.testing.browser import DRAWN
@@ -358,6 +360,26 @@ def test_a_long_games_list_is_paged_and_found_by_id(report_browser, long_run):
         page.fill("#search-id", "")
         assert page.inner_text("#games-shown") == "130 of 130 games"
         assert seen.console_errors == [] and seen.requests == []
+
+
+def test_the_first_page_shows_before_the_whole_list(report_browser, long_run, tmp_path):
+    first = read_game_list(long_run, 1, first=True)
+    whole = read_game_list(long_run, 1)
+    assert first["total"] == whole["total"] == 130
+    assert first["games"] == whole["games"][:50], "the first page in schedule order"
+    # A report whose whole list is not there (yet) still shows its first page.
+    cut = tmp_path / "cut"
+    shutil.copytree(long_run, cut)
+    (cut / "data" / "games-1.js").unlink()
+    with report_browser.open(cut / "index.html") as seen:
+        page = seen.page
+        page.wait_for_selector("#games[data-shown=true]")
+        assert page.get_attribute("#games", "data-ready") is None
+        assert listed_ids(page) == [row[0] for row in first["games"]]
+        assert page.inner_text("#page-at") == "page 1 of 3" and page.is_disabled("#page-next")
+        assert (
+            page.inner_text("#games-shown") == "the report's file data/games-1.js cannot be read"
+        )
 
 
 def test_a_bot_name_with_hyphens_stays_on_one_line(report_browser, long_run):

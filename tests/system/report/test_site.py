@@ -47,6 +47,7 @@ def test_the_site_has_an_index_a_page_per_run_a_game_page_assets_and_data(
         "assets/report.js",
         "assets/run.js",
         "assets/viewer.js",
+        "data/games-1-first.js",
         "data/games-1.js",
         "data/replays-0.js",
         "game.html",

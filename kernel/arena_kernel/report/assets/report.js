@@ -30,6 +30,7 @@ window.arenaReport = window.arenaReport || { drawers: {} };
 
   // What the data files call.
   report.gameList = (run, text) => arrive(`games-${run}`, JSON.parse(text));
+  report.firstGames = (run, text) => arrive(`first-${run}`, JSON.parse(text));
   report.replays = (number, records) => arrive(`replays-${number}`, records);
 
   // A replay record as its file holds it: base64 of gzip of JSON.

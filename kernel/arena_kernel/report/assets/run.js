@@ -1,12 +1,13 @@
 // The games list of a run page, drawn from the run's list file (data/games-<run>.js),
 // which is read once the page has loaded: a page of rows at a time, sorted by a column,
-// found by game id, filtered by bot, by that bot's result and by fault. Every text from
-// the data is set as text, never as markup.
+// found by game id, filtered by bot, by that bot's result and by fault. Its first page
+// comes first from a small file of its own (data/games-<run>-first.js), shown while the
+// whole list is read. Every text from the data is set as text, never as markup.
 (function () {
   "use strict";
   const table = document.getElementById("games");
   if (!table) return;
-  const PAGE = 50;
+  const PAGE = Number(table.dataset.page);
   const $ = (id) => document.getElementById(id);
   const search = $("search-id");
   const bot = $("filter-bot");
@@ -148,11 +149,29 @@
     draw();
   }
 
-  function start(data) {
+  function read(data) {
     list = data;
     col = {};
     data.columns.forEach((name, at) => (col[name] = at));
     games = data.games;
+  }
+
+  // The first page while the whole list is on its way: no sorting, filters or pages yet
+  // (a filter chosen meanwhile applies as soon as the list is in).
+  function preview(data) {
+    if (table.dataset.ready === "true") return;
+    read(data);
+    body.replaceChildren(...games.map(line));
+    if (table.dataset.failed !== "true") {
+      count.textContent = `${games.length} of ${data.total} games (reading the rest...)`;
+    }
+    $("page-at").textContent = `page 1 of ${Math.max(1, Math.ceil(data.total / PAGE))}`;
+    for (const id of ["page-first", "page-prev", "page-next", "page-last"]) $(id).disabled = true;
+    table.dataset.shown = "true";
+  }
+
+  function start(data) {
+    read(data);
     for (const kind of [...data.kinds].sort()) fault.appendChild(new Option(kind, kind));
     for (const control of [bot, result, fault]) control.addEventListener("change", apply);
     search.addEventListener("input", apply);
@@ -171,6 +190,7 @@
       });
     }
     table.dataset.ready = "true";
+    table.dataset.shown = "true";
     apply();
   }
 
@@ -182,7 +202,10 @@
   }
 
   function begin() {
-    window.arenaReport.load(table.dataset.list, `games-${table.dataset.run}`).then(start, fail);
+    const run = table.dataset.run;
+    // A first page that cannot be read costs only the early view: the whole list follows.
+    window.arenaReport.load(table.dataset.first, `first-${run}`).then(preview, () => {});
+    window.arenaReport.load(table.dataset.list, `games-${run}`).then(start, fail);
   }
 
   count.textContent = "reading the games...";
