@@ -6,11 +6,10 @@ naming its line."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from arena_cli import arena
 
 from arena_kernel.report.game_list import read_game_list
 from arena_kernel.report.replay_files import read_records
@@ -18,15 +17,6 @@ from arena_kernel.store import Store
 from arena_kernel.testkit import load_replay
 
 NIM = "arena_kernel.testing.games"
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena_kernel.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture

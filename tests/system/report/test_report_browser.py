@@ -377,9 +377,7 @@ def test_the_first_page_shows_before_the_whole_list(report_browser, long_run, tm
         assert page.get_attribute("#games", "data-ready") is None
         assert listed_ids(page) == [row[0] for row in first["games"]]
         assert page.inner_text("#page-at") == "page 1 of 3" and page.is_disabled("#page-next")
-        assert (
-            page.inner_text("#games-shown") == "the report's file data/games-1.js cannot be read"
-        )
+        assert page.inner_text("#games-shown") == "the report's file data/games-1.js cannot be read"
 
 
 def test_a_bot_name_with_hyphens_stays_on_one_line(report_browser, long_run):

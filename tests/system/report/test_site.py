@@ -6,10 +6,9 @@ folder."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
+from arena_cli import arena
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.plugin import Register, Renderer, Replay, Step, hookimpl
@@ -19,15 +18,6 @@ from arena_kernel.report.transcript import transcript_steps
 from arena_kernel.runner.api import run_match
 from arena_kernel.store import Store
 from arena_kernel.testkit import load_replay, write_report
-
-
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "arena_kernel.cli.main", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_the_site_has_an_index_a_page_per_run_a_game_page_assets_and_data(
