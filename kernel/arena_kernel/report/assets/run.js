@@ -159,12 +159,9 @@
   // The first page while the whole list is on its way: no sorting, filters or pages yet
   // (a filter chosen meanwhile applies as soon as the list is in).
   function preview(data) {
-    if (table.dataset.ready === "true") return;
     read(data);
     body.replaceChildren(...games.map(line));
-    if (table.dataset.failed !== "true") {
-      count.textContent = `${games.length} of ${data.total} games (reading the rest...)`;
-    }
+    count.textContent = `${games.length} of ${data.total} games (reading the rest...)`;
     $("page-at").textContent = `page 1 of ${Math.max(1, Math.ceil(data.total / PAGE))}`;
     for (const id of ["page-first", "page-prev", "page-next", "page-last"]) $(id).disabled = true;
     table.dataset.shown = "true";
@@ -201,11 +198,17 @@
     console.error(error);
   }
 
+  // The whole list is read once the first page is drawn: reading a long list holds the
+  // page's thread, which would otherwise keep the first page from being shown. A first
+  // page that cannot be read costs only the early view.
   function begin() {
     const run = table.dataset.run;
-    // A first page that cannot be read costs only the early view: the whole list follows.
-    window.arenaReport.load(table.dataset.first, `first-${run}`).then(preview, () => {});
-    window.arenaReport.load(table.dataset.list, `games-${run}`).then(start, fail);
+    const whole = () => window.arenaReport.load(table.dataset.list, `games-${run}`).then(start, fail);
+    const later = () => requestAnimationFrame(() => setTimeout(whole, 0));
+    window.arenaReport.load(table.dataset.first, `first-${run}`).then((data) => {
+      preview(data);
+      later();
+    }, whole);
   }
 
   count.textContent = "reading the games...";
