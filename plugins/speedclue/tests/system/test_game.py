@@ -99,7 +99,7 @@ def test_the_contest_format_plays_every_group_size_in_every_seat_order(clue_matc
     assert rows["deducer"]["games"] == 3 * 6 + 24
 
 
-FAST = "[clock]\nreply = 1.0\nstartup = 2.0\n"
+FAST = "[clock]\nreply = 2.0\nstartup = 5.0\n"
 
 
 TERMINATORS = {"lf": "\n", "nul": "\0", "crlf": "\r\n", "none": ""}
@@ -185,7 +185,7 @@ MISBEHAVIOUR = {
     # --misbehave KIND: (fault kind, words in the recorded reason)
     "never-connect": ("connect", "did not connect"),
     "wrong-alive": ("illegal", "wrong identifier"),
-    "late": ("timeout", "no reply within 1 s"),
+    "late": ("timeout", "no reply within 2 s"),
     "garbage": ("illegal", "expected 'suggest', got 'banana'"),
     "repeat": ("illegal", "already suggested"),
     "suicidal": ("illegal", "suicidal accusation"),
@@ -245,8 +245,8 @@ def test_a_misbehaving_node_bot_forfeits_its_game(clue_match, node_bot, kind):
 
 
 def test_a_late_reply_is_never_taken_for_the_next_answer(clue_match, node_bot):
-    # 120 games last well over the 1.5 s the bot takes, so its late reply does arrive.
-    late_bot = node_bot("--misbehave", "late", "--delay", "1500")
+    # 120 games last well over the 3 s the bot takes, so its late reply does arrive.
+    late_bot = node_bot("--misbehave", "late", "--delay", "3000")
     summary, games = run_with_bad_bot(clue_match, late_bot, "forfeit", rounds=10)
     events = [(r, e) for r, _d, events in games for e in events if "bad" in r.seating]
     late = [e.text for _r, e in events if e.kind == "late"]
