@@ -212,7 +212,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
     load; the reason is shown, and every command works without them) and disabled ones.
     """
     from arena_kernel.cli.plugin_listing import plugin_listing
-    from arena_kernel.sandbox.probe import probe
+    from arena_kernel.sandbox.probe import probe, sandbox_works
 
     with user_errors():
         listing = plugin_listing(plugins)
@@ -224,7 +224,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
         click.echo("plugins left out:")
         click.echo(render(("entry point", "from", "status"), listing.left_out))
         click.echo("")
-    if not probe().works:
+    if not sandbox_works():
         click.echo(f"warning: {probe().describe()}")
 
 
