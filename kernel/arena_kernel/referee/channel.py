@@ -212,7 +212,9 @@ class Channel:
             if self._pending_bytes > limit:
                 self._flood(f"more than {limit // 1024} KiB of unsolicited data", arrived)
                 return
-        self._deliver(self._decoder.feed(data), arrived)
+        items = self._decoder.feed(data)
+        if len(items) != 1 or not self._answers(items[0], arrived):
+            self._deliver(items, arrived)
 
     def _on_closed(self, reason: str) -> None:
         if self.closed is not None:
@@ -267,8 +269,8 @@ class Channel:
             log.record((arrived, kind, self.seat, text, elapsed, cpu))
 
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
-        if len(items) == 1 and self._answers(items[0], arrived):
-            return
+        """Judge each of ``items``; :meth:`_on_data` has tried :meth:`_answers` on a lone
+        item first."""
         for item in items:
             if self.closed is not None:
                 return  # flooded by the items before: the rest are dropped unread

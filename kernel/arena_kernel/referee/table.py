@@ -178,9 +178,14 @@ class Table:
         ``clock="startup"`` uses the start-up limit instead of the per-reply one.
         """
         s = self.seats[seat]
-        unsolicited = s.channel.drain()
+        channel = s.channel
+        unsolicited = channel.drain()
         limit = self._limit(s, timeout, clock)
-        return self._reply(s, await self._request(s, message, limit), unsolicited, limit)
+        if limit.cpu:
+            result = await self._request(s, message, limit)
+        else:  # _request's usual case, inline: this is every message's path
+            result = await channel.request(message, limit.seconds + self.clocks.grace)
+        return self._reply(s, result, unsolicited, limit)
 
     async def ask_many(
         self,
