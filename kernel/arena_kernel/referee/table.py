@@ -180,12 +180,22 @@ class Table:
         s = self.seats[seat]
         channel = s.channel
         unsolicited = channel.drain()
+        if (
+            timeout is None
+            and clock == "reply"
+            and s.budget is None
+            and self._wall_cap is None
+            and channel.answered
+        ):
+            # Nearly every request, in one step: _limit, _request and _reply of a reply
+            # clock on the wall clock with no game budget, after the first reply.
+            clocks = self.clocks
+            result = await channel.request(message, clocks.reply + clocks.grace)
+            if type(result[0]) is not Fault:
+                return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+            return self._reply(s, result, unsolicited, _plain(clocks.reply, True))
         limit = self._limit(s, timeout, clock)
-        if limit.cpu:
-            result = await self._request(s, message, limit)
-        else:  # _request's usual case, inline: this is every message's path
-            result = await channel.request(message, limit.seconds + self.clocks.grace)
-        return self._reply(s, result, unsolicited, limit)
+        return self._reply(s, await self._request(s, message, limit), unsolicited, limit)
 
     async def ask_many(
         self,
