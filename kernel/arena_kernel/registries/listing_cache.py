@@ -1,5 +1,7 @@
 """What ``arena plugins`` listed, kept in the user's cache folder with everything it
-depends on, so that the next listing needs to import no plugin.
+depends on, so that the next listing needs to import no plugin; and the installed
+plugins' entry points, so that a command loading them needs no scan of every
+distribution's metadata (:func:`~arena_kernel.registries.installed.installed_plugins`).
 
 Listing loads every installed plugin, and with their games the referee and asyncio: 150 ms
 of CPU or more, against 25 ms for Python's own start. What it lists changes only when
@@ -78,14 +80,18 @@ def distributions(entries: list[str]) -> list[list[Any]]:
     return found
 
 
-def environment(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
-    """What the listing of this process depends on besides its modules' files."""
-    return {
+def environment(environ: Mapping[str, str] | None = os.environ) -> dict[str, Any]:
+    """What the listing of this process depends on besides its modules' files (``environ``
+    None: what the entry points depend on, the distributions, and not the disabled
+    plugins)."""
+    found: dict[str, Any] = {
         "python": [sys.version, sys.executable],
         "path": list(sys.path),
-        "disabled": environ.get(DISABLE_VARIABLE, ""),
         "distributions": distributions(sys.path),
     }
+    if environ is not None:
+        found["disabled"] = environ.get(DISABLE_VARIABLE, "")
+    return found
 
 
 def loaded_files() -> list[Stamp]:
@@ -102,12 +108,14 @@ def loaded_files() -> list[Stamp]:
 
 class ListingCache:
     """One cache file per interpreter and path (so that two environments do not take turns
-    replacing each other's listing) in ``folder``."""
+    replacing each other's listing) in ``folder``; ``kind`` names what it keeps
+    (``plugins``: the listing; ``entry-points``: the installed plugins' entry points, which
+    depend on the distributions alone: their ``env`` has no ``disabled``)."""
 
-    def __init__(self, folder: Path, env: dict[str, Any]) -> None:
+    def __init__(self, folder: Path, env: dict[str, Any], kind: str = "plugins") -> None:
         self.env = env
         scope = json.dumps([env["python"], env["path"]]).encode()
-        self.path = folder / f"plugins-{zlib.crc32(scope):08x}.json"
+        self.path = folder / f"{kind}-{zlib.crc32(scope):08x}.json"
 
     def read(self) -> Any | None:
         """The listing kept for this environment while nothing it depends on has changed,

@@ -56,7 +56,8 @@ def imported(site: Path, *args: str, cache: Path | None = None) -> set[str]:
     ``cache``, its caches there, else none (``arena plugins`` loads every plugin)."""
     report = site / "modules.json"
     path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
-    no_cache = site / "modules.json"  # a file: no cache folder can be made in it
+    no_cache = site / "no-cache"  # a file: no cache folder can be made in it
+    no_cache.touch()
     result = subprocess.run(
         [sys.executable, "-c", IMPORTED_AFTER, str(report), *args],
         capture_output=True,

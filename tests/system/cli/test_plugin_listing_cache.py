@@ -109,4 +109,25 @@ def test_a_broken_plugin_is_said_each_time(site: Path, tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         [warning] = stderr_lines(result)
         assert "arena-broken 1.0 (entry point broken) is broken" in warning
-    assert not (tmp_path / "cache" / "arena").exists(), "nothing kept"
+    assert not list((tmp_path / "cache" / "arena").glob("plugins-*.json")), "no listing kept"
+
+
+def init(site: Path, tmp_path: Path, game: str):
+    """``arena init GAME`` (it loads the installed plugins), its caches in ``tmp_path``."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    return arena_with(site, "init", game, "-o", str(tmp_path / f"{game}.toml"), env=env)
+
+
+def test_a_command_finds_a_plugin_installed_or_uninstalled_since_its_last_run(
+    site: Path, tmp_path: Path
+) -> None:
+    """The entry points are kept between commands too: an install or an uninstall is seen."""
+    assert init(site, tmp_path, "cachedgame").returncode == 0
+    assert list((tmp_path / "cache" / "arena").glob("entry-points-arena-*.json"))
+    install_game(site, "newgame")
+    made = init(site, tmp_path, "newgame")
+    assert made.returncode == 0, made.stderr
+    assert 'game = "newgame"' in (tmp_path / "newgame.toml").read_text()
+    uninstall(site, "newgame")
+    gone = init(site, tmp_path, "newgame")
+    assert gone.returncode == 2 and 'unknown game "newgame"' in gone.stderr

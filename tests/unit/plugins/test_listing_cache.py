@@ -1,6 +1,7 @@
 """The cache of ``arena plugins``' listing: served while nothing it depends on changed, a
 miss as soon as one thing did (an install, an uninstall, a reinstall, an edited module,
-the disabled plugins), and no harm when its file or folder is unusable."""
+the disabled plugins), and no harm when its file or folder is unusable; and the cache of
+the installed plugins' entry points, scanned again once the distributions change."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from arena_kernel.registries import installed
+from arena_kernel.registries.installed import InstalledPlugin
 from arena_kernel.registries.listing_cache import (
     FORMAT,
     ListingCache,
@@ -167,3 +170,79 @@ def test_loaded_files_leave_out_the_standard_library() -> None:
 def test_the_cache_folder_follows_xdg(tmp_path: Path) -> None:
     assert cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "arena"
     assert cache_folder({}) == Path(os.path.expanduser("~")) / ".cache" / "arena"
+
+
+# -- the installed plugins' entry points ------------------------------------------------
+
+
+@pytest.fixture
+def scans(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> list[list[InstalledPlugin]]:
+    """Each scan of the distributions' metadata :func:`installed_plugins` makes, its cache
+    in ``tmp_path``; the site's distribution declares one ``arena`` entry point."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    made: list[list[InstalledPlugin]] = []
+    scanned = installed.scanned_plugins
+
+    def scan(group: str) -> list[InstalledPlugin]:
+        made.append(scanned(group))
+        return made[-1]
+
+    monkeypatch.setattr(installed, "scanned_plugins", scan)
+    return made
+
+
+def ours(plugins: list[InstalledPlugin]) -> list[str]:
+    return [plugin.entry_point for plugin in plugins if plugin.distribution.startswith("arena_")]
+
+
+def test_entry_points_are_scanned_once_while_the_distributions_stay(
+    scans: list[list[InstalledPlugin]],
+) -> None:
+    first = installed.installed_plugins("arena")
+    assert ours(first) == ["x"] and len(scans) == 1
+    assert installed.installed_plugins("arena") == first
+    assert len(scans) == 1, "the second came from the cache"
+
+
+def test_entry_points_are_scanned_again_after_an_install(
+    site: Path, scans: list[list[InstalledPlugin]]
+) -> None:
+    installed.installed_plugins("arena")
+    dist_info(site, "arena_two", "[arena]\ntwo = two\n")
+    assert ours(installed.installed_plugins("arena")) == ["x", "two"]
+    assert len(scans) == 2
+
+
+def test_entry_points_are_scanned_again_when_they_change(
+    site: Path, scans: list[list[InstalledPlugin]]
+) -> None:
+    installed.installed_plugins("arena")
+    (site / "arena_one-1.0.dist-info" / "entry_points.txt").write_text("[arena]\nrenamed = x\n")
+    assert ours(installed.installed_plugins("arena")) == ["renamed"]
+
+
+def test_entry_points_of_a_damaged_cache_are_scanned(
+    site: Path, tmp_path: Path, scans: list[list[InstalledPlugin]]
+) -> None:
+    first = installed.installed_plugins("arena")
+    [kept] = (tmp_path / "xdg" / "arena").glob("entry-points-arena-*.json")
+    document = json.loads(kept.read_text())
+    document["listing"] = [["too", "few"]]
+    kept.write_text(json.dumps(document))
+    assert installed.installed_plugins("arena") == first and len(scans) == 2
+
+
+@pytest.mark.parametrize(
+    ("target", "loaded"),
+    [
+        ("json", json),
+        ("json:loads", json.loads),
+        ("json:decoder.JSONDecoder", json.decoder.JSONDecoder),
+        ("json : dumps [extra]", json.dumps),
+    ],
+)
+def test_an_entry_point_loads_what_it_names(target: str, loaded: object) -> None:
+    plugin = InstalledPlugin("name", target, "arena-thing", "1.0")
+    assert plugin.load() is loaded
