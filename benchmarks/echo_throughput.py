@@ -23,14 +23,17 @@ and highest).
 ``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
 kernel from before a change), in a child process run between this process's own trials.
 
-Where it stands (two loaded cores): arena's stdio + line round trip costs 1.5 to
-1.8 times the bare asyncio one in CPU (2.1 to 2.6 times before), 1.67 times in
-instructions counted by valgrind (42.7k for the bare round trip, 71.3k for arena's; 98.5k
-with the game's record made). What is left is spread over some 17 Python calls per round
-trip (channel, table, clocks, codec, log); 1.3 times would take building the store's rows
-straight from the log's raw entries (about 5 µs a round trip), a one-line fast path in the
-line codec (about 2 µs), and beyond that a compiled hot path (mypyc fits: the kernel is
-``mypy --strict``).
+Where it stands (two cores at a load near 8, 7 trials of 3000, the kernel before in the
+same run with ``--compare``): arena's stdio + line round trip costs 1.49 times the bare
+asyncio one in CPU (1.64 before the one-step reply path: ``Table.ask`` and the channel's
+read callback each end the usual request in one step, the line framing decodes a read of
+one whole line at once; 2.1 to 2.6 long ago); tcp + jsonl 2.11 times (2.30), which is 1.62
+times a bare asyncio round trip on tcp (1.76): the loopback's system calls cost a third more
+than a pipe's. The game's record, made after the round trips, 4.2 µs a round trip (5.9
+before events were made by setting their slots). What is left is some 12 Python calls per
+round trip (table, channel, codec, connection, log, the reply); 1.3 times would take
+merging those layers for the usual request, or a compiled hot path (mypyc fits: the kernel
+is ``mypy --strict``).
 """
 
 from __future__ import annotations
