@@ -50,7 +50,7 @@ def arena_command() -> list[str]:
 
 
 NO_CACHE = "no-cache"
-"""The first word of a command run with no cache folder (its ``XDG_CACHE_HOME`` a file)."""
+"""The first word of a command run with no cache folder (its ``ARENA_CACHE_DIR`` a file)."""
 
 
 def timed(argv: list[str], cwd: Path, tree: Path | None = None) -> tuple[float, float]:
@@ -69,7 +69,7 @@ def timed(argv: list[str], cwd: Path, tree: Path | None = None) -> tuple[float, 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=cwd,
-        env={**python_env(tree), "XDG_CACHE_HOME": str(cache)},
+        env={**python_env(tree), "ARENA_CACHE_DIR": str(cache)},
     )
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

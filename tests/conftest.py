@@ -27,13 +27,6 @@ def _become_subreaper() -> None:
 _become_subreaper()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _cache_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The ``arena`` processes of the tests keep their caches (``arena plugins``' listing)
-    in a folder of the session's, not in the user's ``~/.cache``."""
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
-
-
 def live_descendants(root: int | None = None) -> list[tuple[int, str]]:
     """(pid, command line) of every living (non-zombie) descendant of ``root``."""
     root = os.getpid() if root is None else root

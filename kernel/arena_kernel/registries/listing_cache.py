@@ -46,8 +46,18 @@ Stamp = list[Any]
 another inode), or ``[path, None, None, None]`` when it is missing."""
 
 
+CACHE_VARIABLE = "ARENA_CACHE_DIR"
+"""The cache folder, where it is not the default (tests give each session one of its own)."""
+
+KEPT_FILES = 32
+"""Files of one kind a folder keeps, the most recently written: one per interpreter and
+path, and a path with a temporary folder on it (a test's) is seen once."""
+
+
 def cache_folder(environ: Mapping[str, str] = os.environ) -> Path:
-    """``$XDG_CACHE_HOME/arena``, by default ``~/.cache/arena``."""
+    """``$ARENA_CACHE_DIR``, else ``$XDG_CACHE_HOME/arena``, by default ``~/.cache/arena``."""
+    if environ.get(CACHE_VARIABLE):
+        return Path(environ[CACHE_VARIABLE])
     base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "arena"
 
@@ -114,6 +124,7 @@ class ListingCache:
 
     def __init__(self, folder: Path, env: dict[str, Any], kind: str = "plugins") -> None:
         self.env = env
+        self.kind = kind
         scope = json.dumps([env["python"], env["path"]]).encode()
         self.path = folder / f"{kind}-{zlib.crc32(scope):08x}.json"
 
@@ -147,3 +158,21 @@ class ListingCache:
         except OSError:
             with contextlib.suppress(OSError):
                 partial.unlink(missing_ok=True)
+            return
+        self._prune()
+
+    def _prune(self) -> None:
+        """Remove all but the :data:`KEPT_FILES` most recently written files of this kind
+        (this one among them, whatever the clock's tick made of the others' times)."""
+        with contextlib.suppress(OSError):
+            others = sorted(
+                (
+                    path
+                    for path in self.path.parent.glob(f"{self.kind}-????????.json")
+                    if path != self.path
+                ),
+                key=lambda path: path.stat().st_mtime_ns,
+                reverse=True,
+            )
+            for stale in others[KEPT_FILES - 1 :]:
+                stale.unlink(missing_ok=True)

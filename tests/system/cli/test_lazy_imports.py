@@ -63,7 +63,7 @@ def imported(site: Path, *args: str, cache: Path | None = None) -> set[str]:
         capture_output=True,
         text=True,
         cwd=site,
-        env={**os.environ, "PYTHONPATH": path, "XDG_CACHE_HOME": str(cache or no_cache)},
+        env={**os.environ, "PYTHONPATH": path, "ARENA_CACHE_DIR": str(cache or no_cache)},
         timeout=300,
     )
     assert result.returncode == 0, result.stderr

@@ -48,7 +48,9 @@ def site(tmp_path: Path) -> Path:
 
 def games(site: Path, tmp_path: Path, **env: str) -> dict[str, str]:
     """The games ``arena plugins`` lists (name to summary), its cache in ``tmp_path``."""
-    result = arena_with(site, "plugins", env={"XDG_CACHE_HOME": str(tmp_path / "cache"), **env})
+    result = arena_with(
+        site, "plugins", env={"ARENA_CACHE_DIR": str(tmp_path / "cache" / "arena"), **env}
+    )
     assert result.returncode == 0, result.stderr
     assert stderr_lines(result) == []
     section = result.stdout.split("games:\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
@@ -103,7 +105,7 @@ def test_a_disabled_plugin_is_listed_as_disabled(site: Path, tmp_path: Path) -> 
 
 def test_a_broken_plugin_is_said_each_time(site: Path, tmp_path: Path) -> None:
     install(site, "arena-broken", {"broken": "arena_broken"}, {"arena_broken": "import numpyy"})
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {"ARENA_CACHE_DIR": str(tmp_path / "cache" / "arena")}
     for _ in range(2):
         result = arena_with(site, "plugins", env=env)
         assert result.returncode == 0, result.stderr
@@ -114,7 +116,7 @@ def test_a_broken_plugin_is_said_each_time(site: Path, tmp_path: Path) -> None:
 
 def init(site: Path, tmp_path: Path, game: str):
     """``arena init GAME`` (it loads the installed plugins), its caches in ``tmp_path``."""
-    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {"ARENA_CACHE_DIR": str(tmp_path / "cache" / "arena")}
     return arena_with(site, "init", game, "-o", str(tmp_path / f"{game}.toml"), env=env)
 
 

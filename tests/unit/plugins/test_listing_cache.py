@@ -16,6 +16,7 @@ from arena_kernel.registries import installed
 from arena_kernel.registries.installed import InstalledPlugin
 from arena_kernel.registries.listing_cache import (
     FORMAT,
+    KEPT_FILES,
     ListingCache,
     cache_folder,
     distributions,
@@ -169,6 +170,8 @@ def test_loaded_files_leave_out_the_standard_library() -> None:
 
 def test_the_cache_folder_follows_xdg(tmp_path: Path) -> None:
     assert cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "arena"
+    mine = {"ARENA_CACHE_DIR": str(tmp_path / "mine"), "XDG_CACHE_HOME": str(tmp_path)}
+    assert cache_folder(mine) == tmp_path / "mine"
     assert cache_folder({}) == Path(os.path.expanduser("~")) / ".cache" / "arena"
 
 
@@ -181,7 +184,7 @@ def scans(
 ) -> list[list[InstalledPlugin]]:
     """Each scan of the distributions' metadata :func:`installed_plugins` makes, its cache
     in ``tmp_path``; the site's distribution declares one ``arena`` entry point."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("ARENA_CACHE_DIR", str(tmp_path / "xdg" / "arena"))
     made: list[list[InstalledPlugin]] = []
     scanned = installed.scanned_plugins
 
@@ -246,3 +249,18 @@ def test_entry_points_of_a_damaged_cache_are_scanned(
 def test_an_entry_point_loads_what_it_names(target: str, loaded: object) -> None:
     plugin = InstalledPlugin("name", target, "arena-thing", "1.0")
     assert plugin.load() is loaded
+
+
+def test_a_folder_keeps_the_latest_files_of_a_kind(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One file per interpreter and path: those of paths seen once (a test's temporary
+    folder) do not pile up."""
+    folder = tmp_path / "cache"
+    for number in range(KEPT_FILES + 5):
+        monkeypatch.syspath_prepend(str(tmp_path / f"path{number}"))
+        ListingCache(folder, environment()).write(LISTING, [])
+    ListingCache(folder, environment(), kind="other").write(LISTING, [])
+    assert len(list(folder.glob("plugins-*.json"))) == KEPT_FILES
+    assert served(tmp_path) == LISTING, "the latest is kept"
+    assert len(list(folder.glob("other-*.json"))) == 1, "another kind's are its own"
