@@ -82,7 +82,9 @@ def distributions(entries: list[str]) -> list[list[Any]]:
                     for item in listing
                     if item.name.endswith(METADATA_SUFFIXES)
                 )
-        except OSError:  # not a folder (a zip file), missing, unreadable
+        except OSError:  # not a folder (a zip file: its own stamp stands for it), missing
+            if os.path.isfile(entry):
+                found.append([entry, *stamp(entry)[1:]])
             continue
         for path, mtime, inode in folders:
             entry_points = stamp(os.path.join(path, "entry_points.txt"))[1:]

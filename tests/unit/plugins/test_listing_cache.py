@@ -264,3 +264,15 @@ def test_a_folder_keeps_the_latest_files_of_a_kind(
     assert len(list(folder.glob("plugins-*.json"))) == KEPT_FILES
     assert served(tmp_path) == LISTING, "the latest is kept"
     assert len(list(folder.glob("other-*.json"))) == 1, "another kind's are its own"
+
+
+def test_a_zip_file_on_the_path_is_a_miss_once_it_changes(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    archive = tmp_path / "plugins.zip"
+    archive.write_bytes(b"PK\x05\x06" + bytes(18))
+    monkeypatch.syspath_prepend(str(archive))
+    kept(tmp_path)
+    assert served(tmp_path) == LISTING
+    archive.write_bytes(b"PK\x05\x06" + bytes(19))
+    assert served(tmp_path) is None
