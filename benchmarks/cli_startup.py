@@ -1,8 +1,9 @@
 """How long the ``arena`` command takes to start and answer: ``arena --help``, ``arena
-plugins`` and ``arena standings`` of a run of 10,000 stored games, against ``python -c
+plugins`` (from its cache, as every listing but the first after a change is, and made
+afresh) and ``arena standings`` of a run of 10,000 stored games, against ``python -c
 pass`` in the same run.
 
-    python benchmarks/cli_startup.py [--trials 21] [--games 10000]
+    python benchmarks/cli_startup.py [--trials 21] [--games 10000] [--compare DIR]
 
 Each trial runs every command, in an order shuffled per trial so that a busy moment of the
 machine does not land on one command only, and takes its wall clock and its CPU time (the
@@ -10,10 +11,18 @@ process's and its children's: ``arena plugins`` starts a sandbox probe). The rep
 medians, the spread between the quartiles, and each command's CPU time as a multiple of
 ``python -c pass`` (the interpreter's own start, site-packages and the editable installs'
 finders included): the CPU time moves less with what else the machine runs. ``arena
---help`` imports no plugin and no game; ``arena plugins`` imports every installed plugin,
-so it grows with them; ``arena standings`` registers the run's scorers only. The
+--help`` imports no plugin and no game; ``arena plugins`` serves the listing kept in its
+cache folder (here one of the run's own) while the installed plugins are as they were, and
+otherwise imports every installed plugin, so that it grows with them (measured with a
+cache folder that cannot be made); ``arena standings`` registers the run's scorers only
+and checks the whole database file first (``PRAGMA quick_check``: a quarter of its
+time for these 15 MB). The
 database is filled first (the games of ``resume_speed.py``'s sample stored again and
 again), with byte code cached as in a user's install.
+
+``--compare DIR`` runs every ``arena`` command with the ``arena_kernel`` package found in
+DIR too (a copy of the kernel from before a change, first on ``PYTHONPATH``), in the same
+trials: its lines are marked ``(DIR)``, their ratios to the same ``python -c pass``.
 """
 
 from __future__ import annotations
@@ -40,8 +49,18 @@ def arena_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "arena_kernel.cli.main"]
 
 
-def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall and CPU seconds (the process and its children) of running ``argv``."""
+NO_CACHE = "no-cache"
+"""The first word of a command run with no cache folder (its ``ARENA_CACHE_DIR`` a file)."""
+
+
+def timed(argv: list[str], cwd: Path, tree: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (the process and its children) of running ``argv``, its
+    caches in ``cwd/cache`` (or none: see :data:`NO_CACHE`), with the kernel of ``tree``
+    (None: this one)."""
+    cache = cwd / "cache"
+    if argv[0] == NO_CACHE:
+        argv, cache = argv[1:], cwd / "none"
+        cache.touch()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     subprocess.run(
@@ -50,7 +69,7 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=cwd,
-        env=python_env(None),
+        env={**python_env(tree), "ARENA_CACHE_DIR": str(cache)},
     )
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -70,34 +89,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=21)
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--compare", metavar="DIR", type=Path, help="also this arena_kernel")
     args = parser.parse_args()
     arena = arena_command()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         database = stored_run(folder, args.games)
         baseline = "python -c pass (baseline)"
-        commands = {
-            baseline: [sys.executable, "-c", "pass"],
+        ours = {
             "arena --help": [*arena, "--help"],
             "arena plugins": [*arena, "plugins"],
+            "arena plugins (not kept)": [NO_CACHE, *arena, "plugins"],
             f"arena standings ({args.games} games)": [*arena, "standings", str(database)],
         }
+        commands: dict[str, tuple[list[str], Path | None]] = {
+            baseline: ([sys.executable, "-c", "pass"], None),
+            **{label: (argv, None) for label, argv in ours.items()},
+        }
+        if args.compare is not None:
+            tag = f" ({args.compare.name})"
+            commands.update({label + tag: (argv, args.compare) for label, argv in ours.items()})
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
-        for argv in commands.values():
-            timed(argv, folder)  # the file cache warm, the byte code cached
+        for argv, tree in commands.values():
+            timed(argv, folder, tree)  # the file cache warm, the byte code cached
         for _ in range(args.trials):
             order = list(commands.items())
             random.shuffle(order)
-            for label, argv in order:
-                times[label].append(timed(argv, folder))
+            for label, (argv, tree) in order:
+                times[label].append(timed(argv, folder, tree))
     print(f"{args.trials} trials, {os.cpu_count()} CPUs (shared), {' '.join(arena)}")
-    print(f"{'command':32} {'wall s':>7} {'q1-q3 s':>13} {'CPU s':>7} {'x python':>9}")
+    print(f"{'command':44} {'wall s':>7} {'q1-q3 s':>13} {'CPU s':>7} {'x python':>9}")
     base = median(cpu for _, cpu in times[baseline])
     for label, samples in times.items():
         walls = [wall for wall, _ in samples]
         q1, _, q3 = quantiles(walls, n=4)
         cpu = median(c for _, c in samples)
-        print(f"{label:32} {median(walls):7.3f} {q1:6.3f}-{q3:6.3f} {cpu:7.3f} {cpu / base:8.2f}x")
+        print(f"{label:44} {median(walls):7.3f} {q1:6.3f}-{q3:6.3f} {cpu:7.3f} {cpu / base:8.2f}x")
 
 
 if __name__ == "__main__":

@@ -23,14 +23,17 @@ and highest).
 ``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
 kernel from before a change), in a child process run between this process's own trials.
 
-Where it stands (two loaded cores): arena's stdio + line round trip costs 1.5 to
-1.8 times the bare asyncio one in CPU (2.1 to 2.6 times before), 1.67 times in
-instructions counted by valgrind (42.7k for the bare round trip, 71.3k for arena's; 98.5k
-with the game's record made). What is left is spread over some 17 Python calls per round
-trip (channel, table, clocks, codec, log); 1.3 times would take building the store's rows
-straight from the log's raw entries (about 5 µs a round trip), a one-line fast path in the
-line codec (about 2 µs), and beyond that a compiled hot path (mypyc fits: the kernel is
-``mypy --strict``).
+Where it stands (two cores at a load near 8, 7 trials of 3000, the kernel before in the
+same run with ``--compare``): arena's stdio + line round trip costs 1.49 times the bare
+asyncio one in CPU (1.64 before the one-step reply path: ``Table.ask`` and the channel's
+read callback each end the usual request in one step, the line framing decodes a read of
+one whole line at once; 2.1 to 2.6 long ago); tcp + jsonl 2.11 times (2.30), which is 1.62
+times a bare asyncio round trip on tcp (1.76): the loopback's system calls cost a third more
+than a pipe's. The game's record, made after the round trips, 4.2 µs a round trip (5.9
+before events were made by setting their slots). What is left is some 12 Python calls per
+round trip (table, channel, codec, connection, log, the reply); 1.3 times would take
+merging those layers for the usual request, or a compiled hot path (mypyc fits: the kernel
+is ``mypy --strict``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import argparse
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -170,6 +174,33 @@ class BareAsyncio(RawPipes):
         await super().close()
 
 
+class BareAsyncioTcp(BareAsyncio):
+    """The bare event loop's ping-pong over a TCP connection on the loopback (the echo bot
+    of arena's tcp variant): the floor of a tcp round trip, whose system calls cost more
+    than a pipe's."""
+
+    async def open(self) -> None:
+        listener = socket.create_server(("127.0.0.1", 0))
+        host, port = listener.getsockname()[:2]
+        self.bot = subprocess.Popen(
+            [sys.executable, "-c", ECHO_TCP_BOT, host, str(port)], start_new_session=True
+        )
+        self.sock, _ = listener.accept()
+        listener.close()
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.out = self.inp = self.sock.fileno()
+        os.set_blocking(self.inp, False)
+        self.loop = asyncio.get_running_loop()
+        self.waiter = None
+        self.loop.add_reader(self.inp, self._readable)
+        await self.round_trips(1)
+
+    async def close(self) -> None:
+        self.loop.remove_reader(self.inp)
+        self.sock.close()
+        self.bot.wait()
+
+
 class Arena(Variant):
     """``Table.ask`` round trips through a transport, a codec and a channel; at the end, the
     events of the game's record are built (as the runner does once per game)."""
@@ -214,13 +245,17 @@ class Arena(Variant):
 
 
 FLOOR = "bare asyncio, no arena"
+TCP_FLOOR = "bare asyncio on tcp, no arena"
 VARIANTS: dict[str, Callable[[], Variant]] = {
     "raw pipe ping-pong, no arena": RawPipes,
     FLOOR: BareAsyncio,
+    TCP_FLOOR: BareAsyncioTcp,
     "arena stdio + line": lambda: Arena("stdio", "line"),
     "arena stdio + jsonl": lambda: Arena("stdio", "jsonl"),
     "arena tcp + jsonl": lambda: Arena("tcp", "jsonl"),
 }
+SAME_TRANSPORT = {"arena tcp + jsonl": TCP_FLOOR}
+"""The floor of the same transport, where it is not the bare loop on pipes."""
 
 
 def one_trial(messages: int, rotation: int) -> dict[str, Timing]:
@@ -279,7 +314,7 @@ def report(title: str, trials: list[dict[str, Timing]]) -> None:
     print(title)
     print(
         f"{'':29}{'trips/s':>9}{'CPU µs/trip':>12}{'+ record':>9}"
-        f"   CPU vs bare asyncio (trials)    with the record"
+        f"   CPU vs bare asyncio (trials)    with the record   vs its transport's floor"
     )
     for name in VARIANTS:
         rate = median(1 / trial[name][0] for trial in trials)
@@ -287,11 +322,17 @@ def report(title: str, trials: list[dict[str, Timing]]) -> None:
         record = median(trial[name][2] for trial in trials)
         alone = [trial[name][1] / trial[FLOOR][1] for trial in trials]
         whole = [(trial[name][1] + trial[name][2]) / trial[FLOOR][1] for trial in trials]
+        own = SAME_TRANSPORT.get(name)
+        same = "" if own is None else "   " + _ratios([t[name][1] / t[own][1] for t in trials])
         print(
             f"{name:29}{rate:>9,.0f}{cpu * 1e6:>12.1f}{record * 1e6:>9.1f}"
-            f"   {median(alone):.2f} x ({min(alone):.2f}-{max(alone):.2f})"
-            f"    {median(whole):.2f} x ({min(whole):.2f}-{max(whole):.2f})"
+            f"   {_ratios(alone)}    {_ratios(whole)}{same}"
         )
+
+
+def _ratios(ratios: list[float]) -> str:
+    """The median ratio, with the lowest and highest."""
+    return f"{median(ratios):.2f} x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 is the busy part: ``arena run`` of in-process Nim games with one process and with two.
 
     python benchmarks/referee_processes.py [--games 2000] [--trials 5] [--concurrency 8]
+        [--compare DIR]
 
 Each trial runs ``arena run -q`` (the console script, as users run it) on a fresh database
 for every ``--referees`` count in turn, in an order rotated per trial, the same match file
@@ -23,6 +24,10 @@ the sessions reach when they go to whichever process is free first, as they do; 
 the processes shared the games here (``as here``), one over the CPU time per game of the
 busiest one (the run's own, which also stores every game, or a worker: theirs taken as
 even). Medians over the trials, and the medians of the per-trial ratios to one process.
+
+``--compare DIR`` runs every run of a trial again with the ``arena_kernel`` package found
+in DIR (a copy of the kernel from before a change, first on ``PYTHONPATH``), and reports
+its table too.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 from cli_startup import arena_command
 from nim_match import in_process_nim
@@ -49,13 +55,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_run(folder: Path, games: int, concurrency: int, referees: int) -> dict[str, float]:
-    """``arena run`` of a fresh match in ``folder``; its figures."""
+def one_run(
+    folder: Path, games: int, concurrency: int, referees: int, tree: Path | None = None
+) -> dict[str, float]:
+    """``arena run`` of a fresh match in ``folder`` (with the kernel in ``tree``, None:
+    this one); its figures."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     match = folder / "nim.toml"
     match.write_text(in_process_nim(games, concurrency, referees))
-    env = {**os.environ, "PYTHONPATH": str(BENCHMARKS)}
+    paths = [str(BENCHMARKS)] if tree is None else [str(tree), str(BENCHMARKS)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte code cached, as in a user's install
     before, began = children_cpu(), time.perf_counter()
     done = subprocess.run(
@@ -80,20 +90,35 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--referees", default="1,2", help="the counts to compare (1,2)")
     parser.add_argument("--cores", type=int, default=2, help="the free cores to figure for")
+    parser.add_argument("--compare", metavar="DIR", type=Path, help="also this arena_kernel")
     args = parser.parse_args()
     counts = [int(n) for n in args.referees.split(",")]
     games = args.games
-    runs: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
+    trees: list[Path | None] = [None] if args.compare is None else [None, args.compare]
+    measured: dict[Path | None, dict[int, list[dict[str, float]]]] = {
+        tree: {n: [] for n in counts} for tree in trees
+    }
     with tempfile.TemporaryDirectory() as scratch:
-        one_run(Path(scratch) / "warm", 50, args.concurrency, 1)  # byte code compiled
+        for tree in trees:
+            one_run(Path(scratch) / "warm", 50, args.concurrency, 1, tree)  # byte code made
         for trial in range(args.trials):
             order = counts[trial % len(counts) :] + counts[: trial % len(counts)]
             for n in order:
-                short = one_run(Path(scratch) / f"r{n}", games, args.concurrency, n)
-                long = one_run(Path(scratch) / f"r{n}", 2 * games, args.concurrency, n)
-                steady = {f"steady {k}": (long[k] - short[k]) / games for k in short}
-                whole = {f"whole {k}": long[k] / (2 * games) for k in long}
-                runs[n].append({**whole, **steady})
+                for tree in trees:
+                    short = one_run(Path(scratch) / f"r{n}", games, args.concurrency, n, tree)
+                    long = one_run(Path(scratch) / f"r{n}", 2 * games, args.concurrency, n, tree)
+                    steady = {f"steady {k}": (long[k] - short[k]) / games for k in short}
+                    whole = {f"whole {k}": long[k] / (2 * games) for k in long}
+                    measured[tree][n].append({**whole, **steady})
+    for tree in trees:
+        if args.compare is not None:
+            print("this arena_kernel:" if tree is None else f"arena_kernel in {tree}:")
+        table(measured[tree], counts, args)
+
+
+def table(runs: dict[int, list[dict[str, float]]], counts: list[int], args: Any) -> None:
+    """The figures of one kernel's runs."""
+    games = args.games
 
     def free_cores(run: dict[str, float], n: int) -> tuple[float, float]:
         """Games per second the steady CPU times allow on ``args.cores`` free cores:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -35,5 +34,7 @@ class OptionError(ArenaError):
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A ' (did you mean "x"?)' suffix when a close candidate exists, else ''."""
+    import difflib  # only for a name that is not known: every command imports this module
+
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f' (did you mean "{close[0]}"?)' if close else ""

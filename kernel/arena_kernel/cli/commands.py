@@ -17,13 +17,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from arena_kernel import __version__
-from arena_kernel.cli.check_bot import check_bot
-from arena_kernel.cli.export import export
 from arena_kernel.cli.league import league_options, prepared_run
-from arena_kernel.cli.listings import games, runs
-from arena_kernel.cli.new_game import new_game
 from arena_kernel.cli.options import plugin_option
-from arena_kernel.cli.report import report
 from arena_kernel.cli.tables import render
 from arena_kernel.cli.usage_errors import ArenaGroup
 from arena_kernel.errors import ArenaError
@@ -66,7 +61,22 @@ def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Regis
     return registries_with(plugins, kinds=("scorer",))[1]
 
 
-@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+LAZY_COMMANDS = {
+    "new-game": "arena_kernel.cli.new_game:new_game",
+    "runs": "arena_kernel.cli.listings:runs",
+    "games": "arena_kernel.cli.listings:games",
+    "export": "arena_kernel.cli.export:export",
+    "report": "arena_kernel.cli.report:report",
+    "check-bot": "arena_kernel.cli.check_bot:check_bot",
+}
+"""The commands of modules of their own, imported when they are named (or listed)."""
+
+
+@click.group(
+    cls=ArenaGroup,
+    lazy=LAZY_COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="arena")
 def cli() -> None:
     """arena: a referee and tournament runner for game-playing programs."""
@@ -201,24 +211,20 @@ def plugins(plugins: tuple[str, ...]) -> None:
     Installed plugins that are left out are listed last: broken ones (they failed to
     load; the reason is shown, and every command works without them) and disabled ones.
     """
-    from arena_kernel.sandbox.probe import probe
+    from arena_kernel.cli.plugin_listing import plugin_listing
+    from arena_kernel.sandbox.probe import probe, sandbox_works
 
     with user_errors():
-        pm, registries = registries_with(plugins)
-    for kind, registry in registries.by_kind().items():
-        rows = [
-            (name, registry[name].source, getattr(registry[name].cls, "summary", ""))
-            for name in sorted(registry)
-        ]
+        listing = plugin_listing(plugins)
+    for kind, rows in listing.kinds.items():
         click.echo(f"{kind}s:")
         click.echo(render(("name", "from", "summary"), rows) if rows else "  (none)")
         click.echo("")
-    if pm.unavailable:
-        rows = [(u.plugin.entry_point, u.plugin.source, u.status) for u in pm.unavailable]
+    if listing.left_out:
         click.echo("plugins left out:")
-        click.echo(render(("entry point", "from", "status"), rows))
+        click.echo(render(("entry point", "from", "status"), listing.left_out))
         click.echo("")
-    if not probe().works:
+    if not sandbox_works():
         click.echo(f"warning: {probe().describe()}")
 
 
@@ -320,14 +326,6 @@ def doctor() -> None:
     with user_errors():
         pm, _registries = registries_with(())
     sys.exit(0 if checkup(pm) else 1)
-
-
-cli.add_command(new_game)
-cli.add_command(runs)
-cli.add_command(games)
-cli.add_command(export)
-cli.add_command(report)
-cli.add_command(check_bot)
 
 
 def _show_warning(

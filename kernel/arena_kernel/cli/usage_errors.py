@@ -4,6 +4,8 @@ naming the command and where its help is, instead of click's block of usage line
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import IO, Any
 
 import click
@@ -25,7 +27,27 @@ def one_line(exc: click.UsageError) -> OneLineUsageError:
 
 
 class ArenaGroup(click.Group):
-    """The ``arena`` group: its own and its commands' usage errors on one line."""
+    """The ``arena`` group: its own and its commands' usage errors on one line.
+
+    ``lazy`` commands (name to ``module:attribute``) are imported when named, or listed
+    by ``--help``: a command pays for no other command's module (``arena plugins`` for
+    no ``arena export``, its CSV and its model of faults). An unknown name loads them all,
+    so that "did you mean" knows every command.
+    """
+
+    def __init__(self, *args: Any, lazy: Mapping[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            for name in [cmd_name] if cmd_name in self.lazy else list(self.lazy):
+                module, _, attribute = self.lazy.pop(name).partition(":")
+                self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:

@@ -33,7 +33,19 @@ class LineDecoder(Decoder):
         out: list[Decoded] = []
         last = len(data) - 1
         if last >= 0 and not self._buf and not self._skipping and data.find(b"\n") == last:
-            self._line(data, last, out)  # one whole line: nearly every read
+            # One whole line, nearly every read: _line's steps inline, for the usual line.
+            end = last - 1 if last and data[last - 1] == 0x0D else last
+            if end > self._max:
+                self._line(data, last, out)
+                return out
+            try:
+                text = data[:end].decode()
+            except UnicodeDecodeError:
+                self._line(data, last, out)
+                return out
+            item = self._message(text, data)
+            if item is not None:
+                out.append(item)
             return out
         start = 0
         if self._skipping:

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arena_kernel.errors import SetupError
-from arena_kernel.model import Event, GameRecord
+from arena_kernel.model import Event, GameRecord, make_event
 from arena_kernel.processes.cancel_proof import to_the_end
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def packed(record: GameRecord) -> tuple[GameRecord, list[tuple[Any, ...]]]:
 
 def unpacked(record: GameRecord, columns: list[tuple[Any, ...]]) -> GameRecord:
     """The record :func:`packed` sent."""
-    record.events = [Event(*row) for row in zip(*columns, strict=True)]
+    record.events = [make_event(*row) for row in zip(*columns, strict=True)]
     return record
 
 

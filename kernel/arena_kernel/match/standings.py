@@ -4,13 +4,19 @@ from the database later, computed by this one function so that the two cannot di
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from arena_kernel.match.stages import Stages
 from arena_kernel.model import Standings
 from arena_kernel.scoring.base import Scorer
 from arena_kernel.scoring.faults import FaultedResult, fault_losses
-from arena_kernel.scoring.sprt_run import SprtStep, sprt_standings
+
+if TYPE_CHECKING:
+    from arena_kernel.scoring.sprt_run import SprtStep
+
+
+STAGED_FORMATS = ("swiss", "knockout")
+"""The formats whose stages add a table (``match.spec.DYNAMIC_FORMATS``, which a test holds
+this to: that module is not imported for standings)."""
 
 
 class RunStandings(NamedTuple):
@@ -40,8 +46,16 @@ def run_standings(
     their tables."""
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
     spec = spec or {}
-    sprt = spec.get("sprt")
-    test = sprt_standings(results, bots, sprt, sprt_steps) if sprt else None
-    stages = Stages.of(spec) if spec.get("format") else None
-    own = stages.table(results) if stages is not None else None
+    # Imported only for a run that has them: ``arena standings`` of a plain round robin
+    # pays nothing for the SPRT's maths or the formats' pairings.
+    test = own = None
+    if sprt := spec.get("sprt"):
+        from arena_kernel.scoring.sprt_run import sprt_standings
+
+        test = sprt_standings(results, bots, sprt, sprt_steps)
+    if spec.get("format") in STAGED_FORMATS:
+        from arena_kernel.match.stages import Stages
+
+        stages = Stages.of(spec)
+        own = stages.table(results) if stages is not None else None
     return RunStandings(tables, fault_losses(results, bots), test, own)

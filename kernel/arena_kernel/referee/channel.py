@@ -207,12 +207,33 @@ class Channel:
         arrived = time.monotonic()
         waiter = self._waiter
         if waiter is None or waiter.done():
+            waiter = None
             self._pending_bytes += len(data)
             limit = PENDING_BYTES_IN_MESSAGES * self.codec.max_message
             if self._pending_bytes > limit:
                 self._flood(f"more than {limit // 1024} KiB of unsolicited data", arrived)
                 return
-        self._deliver(self._decoder.feed(data), arrived)
+        items = self._decoder.feed(data)
+        # The round trip of nearly every message, in one step: the one item read is the
+        # reply, in time, to the request waiting on the wall clock, and the log keeps its
+        # bytes; it ends the request as _deliver would. Anything else is _deliver's.
+        if (
+            waiter is not None
+            and len(items) == 1
+            and self._cpu is None
+            and not self._owed
+            and arrived <= self._deadline
+        ):
+            message, raw = items[0]
+            if type(message) is not Fault and len(raw) <= MAX_LOGGED_TEXT:
+                elapsed = arrived - self._sent_at
+                if self.log is not None:
+                    self.log.record((arrived, "recv", self.seat, raw, elapsed, None))
+                self._waiter = None
+                self.answered = True
+                waiter.set_result((message, elapsed, None))
+                return
+        self._deliver(items, arrived)
 
     def _on_closed(self, reason: str) -> None:
         if self.closed is not None:
@@ -267,8 +288,7 @@ class Channel:
             log.record((arrived, kind, self.seat, text, elapsed, cpu))
 
     def _deliver(self, items: list[tuple[Any, bytes]], arrived: float) -> None:
-        if len(items) == 1 and self._answers(items[0], arrived):
-            return
+        """Judge each of ``items`` (:meth:`_on_data` has ended the usual reply itself)."""
         for item in items:
             if self.closed is not None:
                 return  # flooded by the items before: the rest are dropped unread
@@ -289,32 +309,6 @@ class Channel:
             elapsed = arrived - self._sent_at
             self._log_received(message, raw, "recv", arrived, elapsed, cpu)
             self._end(waiter, message, elapsed, cpu)
-
-    def _answers(self, item: tuple[Any, bytes], arrived: float) -> bool:
-        """The round trip of nearly every message, in one step: ``item`` is the reply, in
-        time, to the request waiting on the wall clock, and the log keeps its bytes; it
-        ends the request as :meth:`_deliver` would. False (nothing done) for anything else,
-        which :meth:`_deliver` judges."""
-        waiter = self._waiter
-        if (
-            waiter is None
-            or self.closed is not None
-            or self._cpu is not None
-            or self._owed
-            or arrived > self._deadline
-            or waiter.done()
-        ):
-            return False
-        message, raw = item
-        if type(message) is Fault or len(raw) > MAX_LOGGED_TEXT:
-            return False
-        elapsed = arrived - self._sent_at
-        if self.log is not None:
-            self.log.record((arrived, "recv", self.seat, raw, elapsed, None))
-        self._waiter = None
-        self.answered = True
-        waiter.set_result((message, elapsed, None))
-        return True
 
     def _unasked(self, item: tuple[Any, bytes], arrived: float) -> None:
         """A message that answers no waiting request: the late answer to one that timed

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from arena_kernel.model import Event
+from arena_kernel.model import Event, make_event
 
 MAX_LOGGED_TEXT = 4000
 """Longer messages are cut in the log (a 10 MiB flood must not become a 10 MiB row). An
@@ -64,7 +64,7 @@ class EventLog:
         if self._entries:
             t0 = self.t0
             self._built += [
-                Event(
+                make_event(
                     at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed, cpu
                 )
                 for at, kind, seat, p, elapsed, cpu in self._entries

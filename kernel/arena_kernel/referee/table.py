@@ -178,7 +178,22 @@ class Table:
         ``clock="startup"`` uses the start-up limit instead of the per-reply one.
         """
         s = self.seats[seat]
-        unsolicited = s.channel.drain()
+        channel = s.channel
+        unsolicited = channel.drain()
+        if (
+            timeout is None
+            and clock == "reply"
+            and s.budget is None
+            and self._wall_cap is None
+            and channel.answered
+        ):
+            # Nearly every request, in one step: _limit, _request and _reply of a reply
+            # clock on the wall clock with no game budget, after the first reply.
+            clocks = self.clocks
+            result = await channel.request(message, clocks.reply + clocks.grace)
+            if type(result[0]) is not Fault:
+                return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+            return self._reply(s, result, unsolicited, _plain(clocks.reply, True))
         limit = self._limit(s, timeout, clock)
         return self._reply(s, await self._request(s, message, limit), unsolicited, limit)
 

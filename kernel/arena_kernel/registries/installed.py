@@ -7,14 +7,12 @@ cannot be imported at all.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
+from dataclasses import dataclass
+from typing import Any
 
 DISABLE_VARIABLE = "ARENA_DISABLE_PLUGINS"
 """Comma-separated entry point or distribution names of installed plugins not to load."""
@@ -34,7 +32,6 @@ class InstalledPlugin:
     """What the entry point loads: ``module`` or ``module:attribute``."""
     distribution: str
     version: str
-    entry: EntryPoint = field(repr=False, compare=False)
 
     @property
     def source(self) -> str:
@@ -49,11 +46,40 @@ class InstalledPlugin:
         wanted = {normalize(name) for name in names}
         return normalize(self.entry_point) in wanted or normalize(self.distribution) in wanted
 
+    def load(self) -> Any:
+        """What the entry point names, imported, as ``EntryPoint.load`` does it: ``module``,
+        or ``module:attribute.attribute``; extras (``[...]``) load nothing."""
+        module, _, attributes = self.target.partition("[")[0].partition(":")
+        found = importlib.import_module(module.strip())
+        for attribute in filter(None, attributes.strip().split(".")):
+            found = getattr(found, attribute)
+        return found
+
 
 def installed_plugins(group: str) -> list[InstalledPlugin]:
     """Every entry point of ``group`` (one distribution of each name, as ``importlib``
-    finds them on ``sys.path``), in a stable order."""
-    from importlib.metadata import entry_points  # costs ~20 ms: only for commands that load
+    finds them on ``sys.path``), in a stable order.
+
+    Kept in the user's cache folder while the distributions on ``sys.path`` are as they
+    were (:mod:`~arena_kernel.registries.listing_cache`): scanning every distribution's
+    metadata, and importing ``importlib.metadata`` for it, costs a command ~20 ms."""
+    from arena_kernel.registries.listing_cache import ListingCache, cache_folder, environment
+
+    cache = ListingCache(cache_folder(), environment(None), kind=f"entry-points-{group}")
+    kept = cache.read()
+    if isinstance(kept, list):
+        try:
+            return [InstalledPlugin(*map(str, fields)) for fields in kept]
+        except TypeError:  # a damaged file: scan again
+            pass
+    found = scanned_plugins(group)
+    cache.write([[p.entry_point, p.target, p.distribution, p.version] for p in found], [])
+    return found
+
+
+def scanned_plugins(group: str) -> list[InstalledPlugin]:
+    """:func:`installed_plugins` as ``importlib.metadata`` finds them now."""
+    from importlib.metadata import entry_points
 
     found = []
     for entry in entry_points(group=group):
@@ -64,7 +90,6 @@ def installed_plugins(group: str) -> list[InstalledPlugin]:
                 entry.value,
                 dist.name if dist is not None else "(unknown distribution)",
                 dist.version if dist is not None else "?",
-                entry,
             )
         )
     return sorted(found, key=lambda plugin: (normalize(plugin.distribution), plugin.entry_point))

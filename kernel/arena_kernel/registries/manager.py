@@ -78,7 +78,7 @@ class ArenaPluginManager(pluggy.PluginManager):
                 self.unavailable.append(Unavailable(plugin, broken=False))
                 continue
             try:
-                self.add(plugin.entry.load(), name=plugin.entry_point)
+                self.add(plugin.load(), name=plugin.entry_point)
             except Exception as exc:
                 self.leave_out(plugin, one_line(exc))
             else:

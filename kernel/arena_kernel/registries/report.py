@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import traceback
 import warnings
 
 _MACHINERY = tuple(os.path.dirname(path) + os.sep for path in (importlib.__file__, __file__))
@@ -39,6 +38,8 @@ def one_line(exc: BaseException) -> str:
     described = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     if isinstance(exc, SyntaxError):
         return described
+    import traceback  # only once a plugin failed
+
     frames = [
         frame
         for frame in traceback.extract_tb(exc.__traceback__)

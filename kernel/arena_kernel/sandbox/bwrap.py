@@ -36,7 +36,6 @@ from pathlib import Path
 
 from arena_kernel.sandbox.pids import PidsCgroup
 from arena_kernel.sandbox.private_folder import PrivateFolder
-from arena_kernel.sandbox.seccomp import program_fd
 from arena_kernel.sandbox.uids import drop_command
 from arena_kernel.sandbox.view import View, mount_args
 
@@ -155,6 +154,10 @@ class Sandbox:
                     uid=self.uid,
                 )
             if self.syscall_filter is not None:
+                # Here, not at the top: the probe's sandbox check needs this module and
+                # not libseccomp's bindings.
+                from arena_kernel.sandbox.seccomp import program_fd
+
                 confined.filter_fd = program_fd(self.syscall_filter)
         except BaseException:
             confined.close()

@@ -13,12 +13,15 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from arena_kernel.sandbox import uids
 from arena_kernel.sandbox.bwrap import isolation
 from arena_kernel.sandbox.pids import pids_parent
-from arena_kernel.sandbox.seccomp import Compiled, compiled, program_fd
 from arena_kernel.sandbox.view import View, mount_args
+
+if TYPE_CHECKING:
+    from arena_kernel.sandbox.seccomp import Compiled
 
 HOW_TO_ENABLE = (
     "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) on a kernel that allows "
@@ -36,7 +39,7 @@ class Probe:
     bwrap: str | None
     problem: str | None
     cap_problem: str | None
-    syscalls: Compiled = field(default_factory=lambda: Compiled(None, "not probed"))
+    syscalls: Compiled = field(default_factory=lambda: _no_filter("not probed"))
 
     @property
     def works(self) -> bool:
@@ -81,13 +84,23 @@ class Probe:
         return line
 
 
+def _no_filter(why: str) -> Compiled:
+    from arena_kernel.sandbox.seccomp import Compiled
+
+    return Compiled(None, why)
+
+
 def _trial(bwrap: str, syscall_filter: bytes | None) -> str | None:
     """Run a shell that does nothing in a sandbox like a bot's (by its path: the arena's
     ``PATH`` may not be the system's), as a bot's user id where bots get one of their own,
     under ``syscall_filter`` if given; the reason it failed, or None."""
     uid = uids.FIRST if uids.wanted() else None
     drop = uids.drop_command(uid) if uid is not None else []
-    fd = None if syscall_filter is None else program_fd(syscall_filter)
+    fd = None
+    if syscall_filter is not None:
+        from arena_kernel.sandbox.seccomp import program_fd
+
+        fd = program_fd(syscall_filter)
     command = [
         bwrap,
         *isolation(uid),
@@ -121,13 +134,15 @@ def _trial(bwrap: str, syscall_filter: bytes | None) -> str | None:
 @functools.cache
 def probe() -> Probe:
     """The machine's answer, asked once per process."""
+    from arena_kernel.sandbox.seccomp import compiled
+
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return Probe(None, "bubblewrap (bwrap) is not installed", None)
     syscalls = compiled()
     problem = _trial(bwrap, syscalls.program)
     if problem is not None and syscalls.program is not None and _trial(bwrap, None) is None:
-        syscalls, problem = Compiled(None, f"bwrap cannot apply it here ({problem})"), None
+        syscalls, problem = _no_filter(f"bwrap cannot apply it here ({problem})"), None
     cap_problem = None
     if os.geteuid() == 0 and pids_parent() is None:
         cap_problem = (
@@ -135,3 +150,14 @@ def probe() -> Probe:
             "(RLIMIT_NPROC, which Linux does not apply to root) cannot hold"
         )
     return Probe(bwrap, problem, cap_problem, syscalls)
+
+
+def sandbox_works() -> bool:
+    """``probe().works`` without making the syscall filter (libseccomp's bindings and its
+    compiling are most of the probe's cost), for a command that only warns when bots
+    cannot be sandboxed (``arena plugins``). The same answer: a sandbox that cannot start
+    without the filter cannot start with it (the filter only refuses more), and one that
+    starts without it is what the probe falls back to when bwrap cannot apply the filter.
+    """
+    bwrap = shutil.which("bwrap")
+    return bwrap is not None and _trial(bwrap, None) is None

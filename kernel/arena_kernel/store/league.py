@@ -19,10 +19,12 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena_kernel.scoring.league_ratings import RatingPoint
 from arena_kernel.store.database import Database
+
+if TYPE_CHECKING:
+    from arena_kernel.scoring.league_ratings import RatingPoint
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ class LeagueRecords(Database):
             " WHERE run_id = ? ORDER BY block, rating DESC, bot",
             (run_id,),
         )
+        from arena_kernel.scoring.league_ratings import RatingPoint  # only for a league
+
         return [RatingPoint(*row) for row in rows]
 
     def add_ratings(self, run_id: int, points: Sequence[RatingPoint]) -> None:

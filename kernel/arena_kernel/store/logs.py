@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena_kernel.model import Event
+from arena_kernel.model import Event, make_event
 
 FIELDS = tuple(field.name for field in dataclasses.fields(Event))
 """The lists of a stored log, in :class:`~arena_kernel.model.Event`'s field order."""
@@ -73,7 +73,7 @@ def unpack(data: bytes) -> list[Event]:
             continue
         scale = 1 << log[f"{name}_step"]
         log[name] = [None if n is None else n / scale for n in log[name]]
-    return [Event(*values) for values in zip(*(log[name] for name in FIELDS), strict=True)]
+    return [make_event(*values) for values in zip(*(log[name] for name in FIELDS), strict=True)]
 
 
 def _exponent(times: Iterable[float | None]) -> int:

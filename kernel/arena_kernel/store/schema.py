@@ -18,7 +18,6 @@ from operator import itemgetter
 
 from arena_kernel.model import Event
 from arena_kernel.scoring.base import PlayedGame
-from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
 from arena_kernel.store.logs import pack, seat_replies
 from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
 
@@ -258,6 +257,10 @@ def _keep_sprt_steps(db: sqlite3.Connection) -> None:
             )
             for result in (read(text),)
         ]
+        # Here, not at the top: only this migration needs the SPRT, and every reading
+        # command imports this module.
+        from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
+
         tracker = SprtTracker.resume(
             settings_of(spec["sprt"]), str(spec["bots"][0]["name"]), (), games
         )

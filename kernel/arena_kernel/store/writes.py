@@ -9,12 +9,14 @@ import json
 import sqlite3
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena_kernel.model import GameRecord
-from arena_kernel.scoring.sprt_run import SprtStep
 from arena_kernel.store.logs import pack, seat_replies
 from arena_kernel.store.outcomes import first_faults, result_text
+
+if TYPE_CHECKING:
+    from arena_kernel.scoring.sprt_run import SprtStep
 
 
 def insert_run(

@@ -18,6 +18,10 @@
   :mod:`arena_kernel.testing.browser`); skips without Playwright or Chromium, and fails
   instead under ``CI=true``.
 
+Every session's arena (the test process's and the ``arena`` commands its tests start)
+keeps its caches (the installed plugins' entry points, ``arena plugins``' listing) in a
+folder of the session's (``ARENA_CACHE_DIR``), not in the user's ``~/.cache/arena``.
+
 A test in a folder named ``unit``, ``system`` or ``integration`` (at any depth under the
 rootdir) gets the marker of that name, so ``-m "not system"`` is the quick loop of any
 layout that sorts its tests by what they need.
@@ -35,6 +39,7 @@ from typing import Any, NoReturn
 
 import pytest
 
+from arena_kernel.registries.listing_cache import CACHE_VARIABLE
 from arena_kernel.registries.manager import (
     ArenaPluginManager,
     get_plugin_manager,
@@ -57,6 +62,13 @@ TEST_KINDS = {
 def pytest_configure(config: pytest.Config) -> None:
     for kind, needs in TEST_KINDS.items():
         config.addinivalue_line("markers", f"{kind}: {needs} (given by its folder's name)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _arena_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Caches of the session's own (see the module's docstring): tests that install and
+    remove plugins leave nothing in the user's folder."""
+    os.environ[CACHE_VARIABLE] = str(tmp_path_factory.mktemp("arena-cache"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -27,13 +27,15 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands: about 9.5 times the engine, some 280 µs of CPU per move against 33 µs
-for the engine. Of that, the stones referee and bots add about 2 times the engine
-(building and checking the 81-cell board at every request), the jsonl codec about 1.7
-times (that board through JSON both ways at every request), and the kernel about 4.4
-times (referee, event loop, store, transport). Three times the engine is out of
-reach while every message goes through a codec; about 5 to 6 times is what the kernel's
-own remaining costs allow.
+Where it stands (runs alternated with the kernel before, at a load near 8): 7.2 to 8.1
+times the engine, some 243 to 260 µs of CPU per move against 31 to 32 µs for the engine
+(8.2 to 9.3 times, 324 to 335 µs, before the one-step reply path of the table and the
+channel and events made by setting their slots). Of that, the stones referee and bots add
+about 2 times the engine (building and checking the 81-cell board at every request), the
+jsonl codec about 1.7 times (that board through JSON both ways at every request), and the
+kernel about 3.2 times (referee, event loop, store, transport; 3.8 to 4.5 before). Three
+times the engine is out of reach while every message goes through a codec; 5 times would
+take the kernel's share to about 1.3 times the engine.
 
 ``--profile`` adds one run under cProfile, its own time grouped by the part of arena that
 owns the code (stdlib and built-in functions are charged to their callers, asyncio's loop

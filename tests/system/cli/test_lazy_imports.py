@@ -51,16 +51,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
-def imported(site: Path, *args: str) -> set[str]:
-    """The modules loaded once ``arena ARGS`` has run (with the plugin of ``site``)."""
+def imported(site: Path, *args: str, cache: Path | None = None) -> set[str]:
+    """The modules loaded once ``arena ARGS`` has run (with the plugin of ``site``); with
+    ``cache``, its caches there, else none (``arena plugins`` loads every plugin)."""
     report = site / "modules.json"
     path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    no_cache = site / "no-cache"  # a file: no cache folder can be made in it
+    no_cache.touch()
     result = subprocess.run(
         [sys.executable, "-c", IMPORTED_AFTER, str(report), *args],
         capture_output=True,
         text=True,
         cwd=site,
-        env={**os.environ, "PYTHONPATH": path},
+        env={**os.environ, "PYTHONPATH": path, "ARENA_CACHE_DIR": str(cache or no_cache)},
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
@@ -103,6 +106,23 @@ def test_arena_plugins_imports_the_installed_plugins(site: Path) -> None:
     assert "arena_probe" in imported(site, "plugins")
 
 
+def test_a_listing_from_the_cache_loads_no_plugin(site: Path, tmp_path: Path) -> None:
+    """Once kept, ``arena plugins`` imports no plugin, no plugin manager, no entry point
+    scan, no event loop and no other command's module."""
+    for _ in range(2):  # the second sees the byte code the first one wrote, and keeps it
+        assert "arena_probe" in imported(site, "plugins", cache=tmp_path) or _ > 0
+    loaded = imported(site, "plugins", cache=tmp_path)
+    unwanted = {
+        module
+        for module in loaded
+        if module in plugin_modules() | {"arena_probe", "importlib.metadata"}
+        or module.split(".")[0] in ("asyncio", "pluggy", "sqlite3")
+        or module.startswith(("arena_kernel.cli.export", "arena_kernel.cli.check_bot"))
+        or module.startswith(("arena_kernel.registries.manager", "arena_kernel.sandbox.seccomp"))
+    }
+    assert not unwanted, f"arena plugins imported {sorted(unwanted)}"
+
+
 def test_arena_standings_registers_scorers_only(site: Path) -> None:
     """Standings need the run's scorers: no transport, no executor, no event loop, no
     rating library the run's scorers do not use (openskill: elo and wins here). The
@@ -115,5 +135,6 @@ def test_arena_standings_registers_scorers_only(site: Path) -> None:
         if module.split(".")[0] in ("asyncio", "openskill")
         or module.startswith(("arena_kernel.transports.", "arena_kernel.executors."))
         or module == "arena_kernel.match.spec"
+        or module in ("arena_kernel.match.stages", "arena_kernel.cli.export")
     }
     assert not unwanted, f"arena standings imported {sorted(unwanted)}"

@@ -70,3 +70,12 @@ def test_a_run_prints_what_its_stored_results_give(write_match: Callable[..., Pa
     )
     assert (summary.standings, summary.faults, summary.sprt, summary.format) == again
     assert again.faults is not None and again.faults.rows[0][0] == "quitter"
+
+
+def test_the_formats_with_a_table_of_their_own_are_those_played_in_stages() -> None:
+    """``run_standings`` names them itself (the match file's schema is not loaded to show
+    standings): a new staged format must add its table there too."""
+    from arena_kernel.match.spec import DYNAMIC_FORMATS
+    from arena_kernel.match.standings import STAGED_FORMATS
+
+    assert STAGED_FORMATS == DYNAMIC_FORMATS

@@ -181,6 +181,49 @@ def test_unsolicited_messages_come_with_the_next_reply(tmp_path: Path) -> None:
     assert second.message == "two" and second.unsolicited == ["extra"]
 
 
+def test_replies_after_the_first_are_judged_as_the_first(tmp_path: Path) -> None:
+    """A request after the bot's first reply takes a shorter way through the table and the
+    channel (nearly every request does): the same reply, limit, unsolicited messages, log
+    and timeout as the general way gives."""
+
+    async def scenario():
+        steps = [
+            {"reply": "one"},
+            {"reply": "two\nextra"},
+            {"reply": "three"},
+            {"sleep": 1.5, "reply": "late"},
+            {"reply": "four"},
+        ]
+        table = await open_table(tmp_path, [steps])
+        try:
+            replies = [await table.ask(0, "a")]
+            replies.append(await table.ask(0, "b"))
+            await asyncio.sleep(0.2)
+            replies += [await table.ask(0, move) for move in ("c", "d", "e")]
+        finally:
+            await close(table)
+        return replies, table
+
+    (first, second, third, slow, after), table = run(scenario())
+    assert [r.message for r in (first, second, third)] == ["one", "two", "three"]
+    assert all(r.ok and r.limit == 1.0 and r.cpu is None for r in (first, second, third))
+    assert 0 < second.elapsed < 1.0
+    assert second.unsolicited == [] and third.unsolicited == ["extra"]
+    assert slow.fault.kind is FaultKind.TIMEOUT and slow.fault.detail == "no reply within 1 s"
+    assert slow.limit == 1.0 and table.faults == [slow.fault]
+    assert after.ok and after.message == "four", "the late answer is not taken for it"
+    kinds = [(e.kind, e.text) for e in table.log.events if e.kind != "fault"]
+    assert kinds[:6] == [
+        ("send", "a"),
+        ("recv", "one"),
+        ("send", "b"),
+        ("recv", "two"),
+        ("recv", "extra"),
+        ("send", "c"),
+    ]
+    assert ("late", "late") in kinds
+
+
 def test_game_budget_limits_the_total_thinking_time(tmp_path: Path) -> None:
     """Each reply's time is taken from the budget: once what is left is less than the
     per-reply clock, it is the limit, and a bot that spent it all gets no time at all."""

@@ -107,3 +107,25 @@ def test_long_line_in_one_read_is_one_fault(feed) -> None:
         "ok",
     ]
     assert len(out[0][1]) == 200
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b"a\n", b"\n", b"\r\n", b"move 3\r\n", "é\n".encode(), b"\xff\xfe\n", b"x" * 64 + b"\n"],
+    ids=["text", "empty", "crlf only", "crlf", "utf-8", "not utf-8", "over the limit"],
+)
+@pytest.mark.parametrize("codec", ["line", "jsonl"])
+def test_one_whole_line_reads_as_in_pieces(line: bytes, codec: str) -> None:
+    """A read of exactly one line takes a shorter way (nearly every reply): it gives what
+    the same bytes give a byte at a time, faults included (an oversize line's excerpt is
+    what the stream held when it went over: not compared)."""
+    from arena_kernel.codecs.jsonl import JsonlCodec
+
+    made = LineCodec(max_message=32) if codec == "line" else JsonlCodec(max_message=32)
+    whole = made.decoder().feed(line)
+    pieces = made.decoder()
+    apart = [item for byte in range(len(line)) for item in pieces.feed(line[byte:][:1])]
+    assert [message for message, _raw in whole] == [message for message, _raw in apart]
+    if len(line) <= 32:
+        assert whole == apart
+    assert whole or (codec == "jsonl" and not line.strip()), "blank lines only are dropped"

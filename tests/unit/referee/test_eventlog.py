@@ -4,11 +4,12 @@ store keeps them) when they are read."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
 from arena_kernel.codecs.line import LineCodec
-from arena_kernel.model import Event
+from arena_kernel.model import Event, make_event
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
@@ -83,3 +84,17 @@ def test_a_replys_time_is_the_time_between_its_requests_event_and_its_own() -> N
     assert (sent.kind, received.kind) == ("send", "recv")
     assert received.elapsed == elapsed
     assert received.t - sent.t == pytest.approx(elapsed, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [(0.5, "send", 0, "move 3"), (1.25, "recv", 1, "ok", 0.01, 0.002), (2.0, "note", None, "x")],
+)
+def test_an_event_made_for_less_is_the_event_its_init_makes(values: tuple) -> None:
+    made, init = make_event(*values), Event(*values)
+    assert made == init and hash(made) == hash(init) and repr(made) == repr(init)
+    assert [getattr(made, f.name) for f in dataclasses.fields(Event)] == [
+        getattr(init, f.name) for f in dataclasses.fields(Event)
+    ], "a field added to Event is set there too"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.text = "changed"  # type: ignore[misc]
