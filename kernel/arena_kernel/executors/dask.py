@@ -40,7 +40,7 @@ import itertools
 import logging
 import secrets
 import traceback
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from arena_kernel.errors import SetupError
@@ -56,6 +56,13 @@ T = TypeVar("T")
 
 WATCH = 0.25
 """Seconds between looks at the connection to the scheduler while the coordinator waits."""
+
+STALE = 30.0
+"""Seconds the sessions in play may go without one ending before the coordinator asks the
+scheduler whether it still holds them. A scheduler can let go of a session the coordinator
+waits for (its result lost with a worker, on a machine so loaded that the two disagree on
+who holds what), and nothing would ever tell the coordinator: a session the scheduler has
+not held at two looks in a row is given up as a run error, its games left for the next run."""
 
 LOOPBACK = "127.0.0.1"
 """Where every port of the cluster a run starts for itself listens."""
@@ -113,6 +120,7 @@ class DaskExecutor(Executor):
         self.cluster: Any = None
         self.address = ""
         self._tasks = itertools.count()
+        self._forgotten: set[str] = set()
         self._renewing: asyncio.Task[None] | None = None
         self._quiet = contextlib.ExitStack()
         self.threads = 1
@@ -266,21 +274,51 @@ class DaskExecutor(Executor):
                 renewal = self.client.run(renew_run, self.setup.token, on_error="ignore")
                 await asyncio.wait_for(renewal, every)
 
-    async def _connected(self, awaitable: Awaitable[T]) -> T:
+    async def _connected(
+        self, awaitable: Awaitable[T], sessions: Callable[[], list[Any]] | None = None
+    ) -> T:
         """What ``awaitable`` gives, waited for as long as the connection to the scheduler
-        holds; once it is lost, :class:`SetupError` (and ``awaitable`` is cancelled)."""
+        holds; once it is lost, :class:`SetupError` (and ``awaitable`` is cancelled). The
+        futures of ``sessions()`` that the scheduler no longer holds are cancelled, their
+        keys in :attr:`_forgotten` (:data:`STALE`)."""
         task = asyncio.ensure_future(awaitable)
+        loop = asyncio.get_running_loop()
+        look = loop.time() + STALE
+        suspects: set[str] = set()
         try:
             while not task.done():
                 await asyncio.wait({task}, timeout=WATCH)
-                if not task.done() and self._lost():
+                if task.done():
+                    break
+                if self._lost():
                     raise self._lost_error()
+                if sessions is not None and loop.time() >= look:
+                    suspects = await self._let_go(sessions(), suspects)
+                    look = loop.time() + STALE
             return task.result()
         finally:
             if not task.done():
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+
+    async def _let_go(self, futures: list[Any], suspects: set[str]) -> set[str]:
+        """Cancel those of ``futures`` whose keys the scheduler did not hold at this look
+        and the last (``suspects``); the keys it does not hold now."""
+        keys = [future.key for future in futures]
+
+        def unknown(dask_scheduler: Any) -> list[str]:  # sent by value: any scheduler runs it
+            return [key for key in keys if key not in dask_scheduler.tasks]
+
+        try:
+            missing = set(await asyncio.wait_for(self.client.run_on_scheduler(unknown), STALE))
+        except Exception:  # a scheduler too busy to answer holds them still, for now
+            return set()
+        gone = [future for future in futures if future.key in missing & suspects]
+        if gone:
+            self._forgotten.update(future.key for future in gone)
+            await self.client.cancel(gone)
+        return missing
 
     def _lost(self) -> bool:
         return self.client is None or self.client.status != "running"
@@ -310,12 +348,31 @@ class DaskExecutor(Executor):
 
         first = itertools.islice(sessions, self.threads)
         finished = distributed.as_completed([submit(session) for session in first])
+
+        awaited: list[Any] = []
+
+        def in_play() -> list[Any]:
+            return list(finished.futures)
+
+        def fetched() -> list[Any]:
+            return awaited
+
         try:
             while not finished.is_empty():
-                future = await self._connected(finished.__anext__())
+                future = await self._connected(finished.__anext__(), in_play)
                 session = submitted.pop(future.key)
                 try:
-                    result: SessionResult = await self._connected(future)
+                    if future.key in self._forgotten:
+                        raise _Forgotten
+                    awaited[:] = [future]
+                    result: SessionResult = await self._connected(future, fetched)
+                except _Forgotten:
+                    results.failed(
+                        f"session-{session.number}",
+                        "the Dask scheduler let go of it before it ended (its result lost "
+                        "with a worker); its games are not stored, a later run plays them",
+                        f"{future.key}: not held by the scheduler at two looks {STALE:g} s apart",
+                    )
                 except SetupError:
                     raise
                 except distributed.KilledWorker as exc:
@@ -338,6 +395,7 @@ class DaskExecutor(Executor):
                 # Stored: let the result go, or a worker that dies holding it would have
                 # the scheduler play the session again for a client that still wants it.
                 future.release()
+                awaited.clear()
                 del future
                 for more in itertools.islice(sessions, 1):
                     finished.add(submit(more))
@@ -388,6 +446,10 @@ def _quiet_logs() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
+
+
+class _Forgotten(Exception):
+    """A session's future that the scheduler let go of (:data:`STALE`)."""
 
 
 def _play_on_this_worker(

@@ -299,6 +299,37 @@ def test_a_session_that_kills_every_worker_it_meets_is_reported_not_retried_for_
     assert stored_indexes(path.parent / "results.sqlite") == [0, 1, 2, 4, 5]
 
 
+def test_a_session_the_scheduler_lets_go_of_is_a_run_error_not_waited_for(
+    write_match, monkeypatch
+) -> None:
+    """The scheduler forgets a session in play (as a very loaded one can): the run ends
+    with a run error for it, its games unstored, every other game stored."""
+    import threading
+
+    from arena_kernel.executors import dask as dask_executor
+
+    monkeypatch.setattr(dask_executor, "STALE", 1.0)
+    forgotten = game_seed(11, 3)
+    text = NIM.format(talk=TALK, rounds=1).replace('game = "nim"', 'game = "forgotten_nim"')
+    text = text.replace("spread = 10", f"spread = 10\nforgotten_seed = {forgotten}")
+    path = write_match(
+        f'plugins = ["forgotten_game"]\n{text}[executor_options.dask]\nworkers = 2\n'
+    )
+    ended: list = []
+    # A thread of its own: on a coordinator that waits for the session without end, the
+    # test fails rather than hangs.
+    player = threading.Thread(target=lambda: ended.append(run_match(path, executor="dask")))
+    player.daemon = True
+    player.start()
+    player.join(240)
+    assert ended, "the run still waits for the session the scheduler let go of"
+    (summary,) = ended
+    assert summary.played == 5
+    (error,) = summary.errors
+    assert error.startswith("session-3: the Dask scheduler let go of it"), error
+    assert stored_indexes(path.parent / "results.sqlite") == [0, 1, 2, 4, 5]
+
+
 def test_without_distributed_the_dask_executor_says_what_to_install(
     write_match, monkeypatch
 ) -> None:
