@@ -327,27 +327,29 @@ typedef struct {
     uint16_t killers[MAXPLY][2];
     uint64_t nodes;
     int stop;
-    struct timespec hard;
+    clockid_t clock;      /* what the budget is measured on: the wall or the process's CPU */
+    struct timespec hard; /* the budget's end, on that clock */
+    struct timespec wall; /* the end by the wall clock, whatever the budget's clock */
     uint16_t improved; /* the best root move of the iteration in progress, once one is known */
     int have_improved;
 } Search;
 
-static double seconds_since(const struct timespec *start) {
+static double seconds_since(clockid_t clock, const struct timespec *start) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
 }
 
-static int past(const struct timespec *deadline) {
+static int past(clockid_t clock, const struct timespec *deadline) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return now.tv_sec > deadline->tv_sec ||
            (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-static struct timespec after(double seconds) {
+static struct timespec after(clockid_t clock, double seconds) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     if (seconds < 0) seconds = 0;
     time_t whole = (time_t)seconds;
     t.tv_sec += whole;
@@ -461,7 +463,9 @@ static void reward(Search *s, int move, int depth, int ply) {
 
 static int search(Search *s, int depth, int alpha, int beta, int ply) {
     Pos *p = &s->pos;
-    if (!(++s->nodes & CHECK_EVERY) && past(&s->hard)) s->stop = 1;
+    if (!(++s->nodes & CHECK_EVERY) &&
+        (past(s->clock, &s->hard) || (s->clock != CLOCK_MONOTONIC && past(CLOCK_MONOTONIC, &s->wall))))
+        s->stop = 1;
     if (s->stop) return 0;
     if (p->decided) return p->decided == p->player ? WIN - ply : ply - WIN;
     if (depth <= 0) {
@@ -593,10 +597,16 @@ typedef struct {
     double elapsed;
 } Result;
 
-static Result think(Search *s, double hard, double soft, int max_depth) {
-    struct timespec start;
+/* The best move within `hard` seconds on `clock` (and `wall` seconds by the wall clock), no
+ * new iteration begun after `soft` seconds on `clock`. */
+static Result think(Search *s, clockid_t clock, double hard, double soft, double wall,
+                    int max_depth) {
+    struct timespec start, budget_start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    s->hard = after(hard);
+    clock_gettime(clock, &budget_start);
+    s->clock = clock;
+    s->hard = after(clock, hard);
+    s->wall = after(CLOCK_MONOTONIC, wall);
     s->stop = 0;
     s->nodes = 0;
     s->age = (uint8_t)((s->age + 1) & 63);
@@ -621,11 +631,12 @@ static Result think(Search *s, double hard, double soft, int max_depth) {
             r.move = moves[0];
             r.depth = depth;
             r.value = value;
-            if (value >= DECIDED || value <= -DECIDED || seconds_since(&start) >= soft) break;
+            if (value >= DECIDED || value <= -DECIDED || seconds_since(clock, &budget_start) >= soft)
+                break;
         }
     }
     r.nodes = s->nodes;
-    r.elapsed = seconds_since(&start);
+    r.elapsed = seconds_since(CLOCK_MONOTONIC, &start);
     return r;
 }
 
@@ -953,12 +964,12 @@ static void Searcher_dealloc(Searcher *self) {
 
 static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"cells", "player", "phase", "single", "seconds", "soft", "max_depth",
-                            NULL};
+                            "cpu",   "wall",   NULL};
     PyObject *cells;
-    int player, phase, single, max_depth = 64;
-    double hard, soft = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|di", names, &cells, &player, &phase, &single,
-                                     &hard, &soft, &max_depth))
+    int player, phase, single, max_depth = 64, cpu = 0;
+    double hard, soft = -1.0, wall = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|dipd", names, &cells, &player, &phase,
+                                     &single, &hard, &soft, &max_depth, &cpu, &wall))
         return NULL;
     if (self->search == NULL || self->search->table == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher was not initialised");
@@ -975,9 +986,11 @@ static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
     Search *s = self->search;
     if (read_position(&s->pos, cells, player, phase, single)) return NULL;
     if (soft < 0) soft = hard;
+    if (wall < 0) wall = hard;
     Result r;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS r = think(s, hard, soft, max_depth);
+    clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;
+    Py_BEGIN_ALLOW_THREADS r = think(s, clock, hard, soft, cpu ? wall : hard, max_depth);
     Py_END_ALLOW_THREADS self->busy = 0;
     if (r.move < 0) {
         PyErr_SetString(PyExc_ValueError, "no legal move: the game is over");
@@ -990,9 +1003,11 @@ static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
 
 static PyMethodDef Searcher_methods[] = {
     {"think", (PyCFunction)(void (*)(void))Searcher_think, METH_VARARGS | METH_KEYWORDS,
-     "think(cells, player, phase, single, seconds, soft=seconds, max_depth=64) -> (move, depth, "
-     "value, nodes, elapsed): the best move found in at most `seconds` by the wall clock, no new "
-     "iteration begun after `soft`; depth is that of the last completed iteration."},
+     "think(cells, player, phase, single, seconds, soft=seconds, max_depth=64, cpu=False, "
+     "wall=seconds) -> (move, depth, value, nodes, elapsed): the best move found in at most "
+     "`seconds` by the wall clock (with cpu: of the process's CPU time, and at most `wall` by the "
+     "wall clock), no new iteration begun after `soft` on the same clock; depth is that of the "
+     "last completed iteration, elapsed the wall time taken."},
     {NULL}};
 
 static PyTypeObject SearcherType = {
