@@ -330,6 +330,8 @@ typedef struct {
     clockid_t clock;      /* what the budget is measured on: the wall or the process's CPU */
     struct timespec hard; /* the budget's end, on that clock */
     struct timespec wall; /* the end by the wall clock, whatever the budget's clock */
+    struct timespec started, ran_from; /* the search's start, by the wall and by its thread's CPU */
+    double seconds;                    /* its budget */
     uint16_t improved; /* the best root move of the iteration in progress, once one is known */
     int have_improved;
 } Search;
@@ -359,6 +361,24 @@ static struct timespec after(clockid_t clock, double seconds) {
         t.tv_nsec -= 1000000000L;
     }
     return t;
+}
+
+#define STARVED 0.5 /* on the wall clock, the least share of its time the search expects to run */
+
+/* Whether the search must stop: its budget spent on its clock, or its wall-clock stop
+ * passed. On the wall clock also when the machine is so busy that the search has run less
+ * than STARVED of the time it took: then everything after it (the reply written, the
+ * referee reading it) is as slow, so it stops early, the earlier the less it ran (not
+ * before half its budget, nor before a fifth of it is gone). */
+static int out_of_time(Search *s) {
+    if (past(s->clock, &s->hard)) return 1;
+    if (s->clock != CLOCK_MONOTONIC) return past(CLOCK_MONOTONIC, &s->wall);
+    double wall = seconds_since(CLOCK_MONOTONIC, &s->started);
+    if (wall < s->seconds * 0.2) return 0;
+    double share = seconds_since(CLOCK_THREAD_CPUTIME_ID, &s->ran_from) / wall;
+    if (share >= STARVED) return 0;
+    double keep = share / STARVED > 0.5 ? share / STARVED : 0.5;
+    return wall >= s->seconds * keep;
 }
 
 #define LMR_DEPTH 2      /* late moves are searched less deep from this depth on */
@@ -431,11 +451,6 @@ static int pick(uint16_t *moves, int64_t *scores, int from, int n) {
 
 static int search(Search *s, int depth, int alpha, int beta, int ply);
 
-#define LATE_DEPTHS 4
-/* How many strengthens a node this deep searches off the principal variation. */
-static const int late_moves[LATE_DEPTHS] = {0, 6, 12, 24};
-#define LATE_CAPTURES 8
-
 static int reductions[32][64]; /* how much less deep the i-th move at a depth is searched first */
 
 static void init_reductions(void) {
@@ -461,17 +476,53 @@ static void reward(Search *s, int move, int depth, int ply) {
     }
 }
 
-static int search(Search *s, int depth, int alpha, int beta, int ply) {
+#define QUIESCE_DEPTH 4
+#define QUIESCE_SCARCE 2
+
+/* Past the search's depth, only the captures that take one of the opponent's last
+ * QUIESCE_SCARCE stacks of a type are searched (those decide games; the evaluation's
+ * threats stand in for the rest), up to QUIESCE_DEPTH requests more. The side to move
+ * may stand on the evaluation (which counts the captures it is about to make). */
+static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
     Pos *p = &s->pos;
-    if (!(++s->nodes & CHECK_EVERY) &&
-        (past(s->clock, &s->hard) || (s->clock != CLOCK_MONOTONIC && past(CLOCK_MONOTONIC, &s->wall))))
-        s->stop = 1;
+    if (!(++s->nodes & CHECK_EVERY) && out_of_time(s)) s->stop = 1;
     if (s->stop) return 0;
     if (p->decided) return p->decided == p->player ? WIN - ply : ply - WIN;
-    if (depth <= 0) {
-        int value = evaluate(p);
-        return value == -WIN ? ply - WIN : value;
+    int stand = evaluate(p);
+    if (stand == -WIN) return ply - WIN;
+    if (!left || stand >= beta) return stand;
+    if (stand > alpha) alpha = stand;
+    uint16_t moves[MAXMOVES];
+    int n = generate(p, moves);
+    int me = p->player, theirs = me > 0 ? 4 : 0, best = stand;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        if (move_kind(m) != ATTACK) break; /* the captures come first */
+        int victim = absi(p->cells[move_to(m)]) & 3;
+        if (p->counts[theirs + victim] > QUIESCE_SCARCE) continue;
+        Undo u;
+        apply(p, m, &u);
+        int value = p->player == me ? quiesce(s, alpha, beta, ply + 1, left - 1)
+                                    : -quiesce(s, -beta, -alpha, ply + 1, left - 1);
+        undo(p, &u);
+        if (s->stop) return 0;
+        if (value > best) {
+            best = value;
+            if (value > alpha) {
+                alpha = value;
+                if (alpha >= beta) break;
+            }
+        }
     }
+    return best;
+}
+
+static int search(Search *s, int depth, int alpha, int beta, int ply) {
+    Pos *p = &s->pos;
+    if (!(++s->nodes & CHECK_EVERY) && out_of_time(s)) s->stop = 1;
+    if (s->stop) return 0;
+    if (p->decided) return p->decided == p->player ? WIN - ply : ply - WIN;
+    if (depth <= 0) return quiesce(s, alpha, beta, ply, QUIESCE_DEPTH);
     uint64_t key = p->hash;
     int first = -1;
     Entry *e = probe(s, key);
@@ -493,16 +544,10 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     if (!n) return ply - WIN;
     score_moves(s, moves, n, scores, first, ply);
     int me = p->player, original = alpha, best = -INF, best_move = -1;
-    int pruning = beta - alpha == 1 && depth < LATE_DEPTHS, quiet = 0;
+    /* No move is left out: cutting the late strengthens and captures near the leaves
+     * searched deeper but played worse. */
     for (int i = 0; i < n; i++) {
         int move = pick(moves, scores, i, n);
-        /* Near the leaves, off the principal variation, only the first strengthens by the
-         * order above are searched (every capture and the pass still are), and at the
-         * last request searched, when it allows only captures, the first captures. */
-        if (move_kind(move) == STRENGTHEN && move != first && pruning &&
-            quiet++ >= late_moves[depth])
-            break;
-        if (pruning && depth == 1 && p->phase == 0 && i >= LATE_CAPTURES) break;
         Undo u;
         apply(p, move, &u);
         int same = p->player == me, value;
@@ -605,6 +650,9 @@ static Result think(Search *s, clockid_t clock, double hard, double soft, double
     clock_gettime(CLOCK_MONOTONIC, &start);
     clock_gettime(clock, &budget_start);
     s->clock = clock;
+    s->started = start;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &s->ran_from);
+    s->seconds = hard;
     s->hard = after(clock, hard);
     s->wall = after(CLOCK_MONOTONIC, wall);
     s->stop = 0;

@@ -29,9 +29,11 @@ LEAST_FIRST = 0.01
 """Seconds a first reply thinks when starting the program took about all its time: a
 shallow search still, but no more (on a loaded machine a sandboxed Python program may take
 seconds to start)."""
-NEW_ITERATION_SHARE = 0.6
-"""No new iteration is begun after this share of the thinking time: the next one would
-take several times as long as all those before it, and mostly be cut short."""
+NEW_ITERATION_SHARE = 1.0
+"""No new iteration is begun after this share of the thinking time. All of it: a reply
+limit is per request, so time not spent is lost, and an iteration cut short still plays
+the root move it proved better than the last one's (stopping new iterations at 60 % won
+fewer games)."""
 DEFAULT_LIMIT = 1.0
 """The reply limit the searcher answers within when neither its arguments nor the arena
 tell it one (a program started by hand)."""
