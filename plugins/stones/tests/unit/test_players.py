@@ -33,7 +33,7 @@ from arena_stones.rules import (
     encode,
     from_xy,
 )
-from arena_stones.search import Searcher
+from arena_stones.search import DECIDED, Searcher
 from arena_stones.simulate import duel
 
 FACTORIES = {
@@ -195,3 +195,29 @@ def test_the_compiled_search_beats_the_python_search_a_few_requests_deeper(compi
         end = duel(white, black, Position.initial("random", random.Random(game // 2)))
         wins += end.winner() == color
     assert wins == 2
+
+
+def test_the_compiled_search_sees_a_type_lost_past_its_depth(compiled):
+    # Positions at a second request where every move lets the opponent take one of our
+    # types: the Python search proves the loss two requests deep; the compiled one, one
+    # request deep, sees the capture in its quiescence search.
+    proven = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        position = Position.initial("random", random.Random(seed))
+        while not position.winner() and proven < 3:
+            base = 0 if position.player == WHITE else 4
+            scarce = min(position.counts[base + kind] for kind in (1, 2, 3)) <= 2
+            if position.allowed() == ANY_MOVE and not position.single and scarce:
+                reference = Searcher()
+                reference.best_move(position, 3600.0, 2)
+                if reference.value <= -DECIDED:
+                    p = position
+                    value = compiled.Searcher().think(
+                        p.cells, p.player, p.phase, p.single, 3600.0, 3600.0, 1
+                    )[2]
+                    assert value <= -DECIDED, seed
+                    proven += 1
+                    break
+            position.apply(rng.choice(position.legal_moves()))
+    assert proven == 3
