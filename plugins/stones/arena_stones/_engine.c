@@ -364,21 +364,20 @@ static struct timespec after(clockid_t clock, double seconds) {
 }
 
 #define STARVED 0.5 /* on the wall clock, the least share of its time the search expects to run */
+#define STARVED_FLOOR 0.2 /* the least share of its budget a starved search still takes */
 
 /* Whether the search must stop: its budget spent on its clock, or its wall-clock stop
  * passed. On the wall clock also when the machine is so busy that the search has run less
  * than STARVED of the time it took: then everything after it (the reply written, the
- * referee reading it) is as slow, so it stops early, the earlier the less it ran (not
- * before half its budget, nor before a fifth of it is gone). */
+ * referee reading it) is as slow, and the stalls of a starved process are long, so it
+ * stops early, the earlier the less it ran (not before STARVED_FLOOR of its budget). */
 static int out_of_time(Search *s) {
     if (past(s->clock, &s->hard)) return 1;
     if (s->clock != CLOCK_MONOTONIC) return past(CLOCK_MONOTONIC, &s->wall);
     double wall = seconds_since(CLOCK_MONOTONIC, &s->started);
-    if (wall < s->seconds * 0.2) return 0;
+    if (wall < s->seconds * STARVED_FLOOR) return 0;
     double share = seconds_since(CLOCK_THREAD_CPUTIME_ID, &s->ran_from) / wall;
-    if (share >= STARVED) return 0;
-    double keep = share / STARVED > 0.5 ? share / STARVED : 0.5;
-    return wall >= s->seconds * keep;
+    return share < STARVED && wall >= s->seconds * share / STARVED;
 }
 
 #define LMR_DEPTH 2      /* late moves are searched less deep from this depth on */

@@ -107,9 +107,11 @@ class SearchPlayer(Player):
     """The compiled searcher (:mod:`arena_stones.engine`), within the reply limit ``limit``
     (None: the match's ``[clock] reply`` as the arena tells it, :data:`DEFAULT_LIMIT` until
     then): it answers in :func:`thinking_time` by the wall clock, which also bounds its CPU
-    time (it thinks on one thread). On the CPU-time clock, when the arena says the match is
-    on it, it thinks by its process's CPU time instead, up to the same share of its limit,
-    and stops by the wall clock at :data:`WALL_CAP_SHARE` of the match's cap. ``waited``:
+    time (it thinks on one thread), or sooner on a machine that starves it (the engine
+    stops in proportion when its thread has run less than half the time it took). On the
+    CPU-time clock, when the arena says the match is on it, it thinks by its process's CPU
+    time instead, up to the same share of its limit, and stops by the wall clock at
+    :data:`WALL_CAP_SHARE` of the match's cap. ``waited``:
     how long its first request may have waited for the process to start
     (:func:`~arena_stones.bot.process_age` for a program), taken off that reply only.
 
