@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 from arena_kernel.lazy_names import served_on_first_use
 
 if TYPE_CHECKING:  # _EXPORTS for type checkers: the same names from the same modules
+    from arena_kernel.bot_clocks import BotClocks as BotClocks
     from arena_kernel.bots.logic import BotLogic as BotLogic
     from arena_kernel.bots.serve import main as main
     from arena_kernel.codecs.base import Codec as Codec
@@ -59,12 +60,13 @@ if TYPE_CHECKING:  # _EXPORTS for type checkers: the same names from the same mo
     from arena_kernel.transports.process import BotProcess as BotProcess
     from arena_kernel.transports.process import spawn as spawn
 
-API_VERSION: Final = (2, 1)
+API_VERSION: Final = (2, 2)
 """(major, minor) of this surface and of :mod:`arena_kernel.executor_plugin`. A minor step
 adds names or optional arguments; a major step removes or changes one. A plugin may check
 ``API_VERSION[0] == 2`` at import."""
 
 _EXPORTS: Final = {
+    "BotClocks": "arena_kernel.bot_clocks",
     "BotLogic": "arena_kernel.bots.logic",
     "main": "arena_kernel.bots.serve",
     "Codec": "arena_kernel.codecs.base",

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from arena_kernel.bot_clocks import BotClocks
 from arena_kernel.codecs.line import LineCodec
 from arena_kernel.resource_limits import ResourceLimits
 from arena_kernel.transports.base import BotProgram, Launch
@@ -41,6 +42,7 @@ def make_launch(tmp_path: Path) -> Callable[..., Launch]:
         limits: ResourceLimits | None = None,
         startup: float = 5.0,
         kill_grace: float = 0.5,
+        clocks: BotClocks | None = None,
         **program: Any,
     ) -> Launch:
         return Launch(
@@ -51,6 +53,7 @@ def make_launch(tmp_path: Path) -> Callable[..., Launch]:
             log_dir=tmp_path / "logs",
             startup=startup,
             kill_grace=kill_grace,
+            clocks=clocks,
         )
 
     return make

@@ -14,6 +14,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 
+from arena_kernel.bot_clocks import BotClocks
 from arena_kernel.bots.logic import BotLogic
 from arena_kernel.codecs.base import Codec, Decoded
 from arena_kernel.model import Fault
@@ -90,6 +91,9 @@ def main(
     ``address``: the bot always connects over TCP, to the address its own options name
     (a game whose original server passed it differently, e.g. Speed Clue's
     ``<identifier> <port>``); ``--tcp`` is then not offered.
+    A bot that defines ``clocks(clocks)`` is handed the clocks the arena put in the
+    program's environment (:mod:`arena_kernel.bot_clocks`) before it starts; not called
+    when there are none.
     A bot that cannot be built, or a message it cannot answer, ends the program with one
     line on stderr (which the arena keeps in the bot's log), never a traceback.
     """
@@ -102,6 +106,7 @@ def main(
         configure(parser)
     args = parser.parse_args(argv)
     logic = _build(bot, args)
+    _tell_clocks(logic)
     where: tuple[str, int] | None = None
     if address is not None:
         where = address(args)
@@ -119,6 +124,19 @@ def main(
         pass
     except OSError as exc:
         raise SystemExit(f"bot: cannot reach the arena at {where}: {exc.strerror or exc}") from None
+
+
+def _tell_clocks(logic: BotLogic) -> None:
+    """Hand a bot that asks for them (its ``clocks()``) the clocks the arena put in the
+    program's environment, if it put any."""
+    clocks = getattr(logic, "clocks", None)
+    told = BotClocks.from_environment(os.environ)
+    if clocks is None or told is None:
+        return
+    try:
+        clocks(told)
+    except Exception as exc:
+        raise SystemExit(f"bot: cannot take its clocks ({type(exc).__name__}: {exc})") from None
 
 
 def _build(bot: BotLogic | Callable[..., BotLogic], args: argparse.Namespace) -> BotLogic:

@@ -98,6 +98,7 @@ class Lineup:
                 kill_grace=match.clocks.kill,
                 sandbox=self._sandboxes.for_bot(name) if self._sandboxes else None,
                 cpu_clock=match.clocks.mode == "cpu",
+                clocks=match.clocks.told(),
             )
             try:
                 connection = await bot.transport.connect(launch)

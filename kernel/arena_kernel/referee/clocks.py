@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any
 
-Mode = Literal["wall", "cpu"]
-MODES: tuple[Mode, ...] = ("wall", "cpu")
+from arena_kernel.bot_clocks import MODES as MODES
+from arena_kernel.bot_clocks import BotClocks
+from arena_kernel.bot_clocks import Mode as Mode
 
 
 @dataclass(frozen=True)
@@ -40,3 +41,15 @@ class Clocks:
         """These clocks with a match file's ``[clock]`` table applied on top."""
         known = {f.name for f in fields(self)}
         return replace(self, **{k: v for k, v in overrides.items() if k in known})
+
+    def told(self) -> BotClocks:
+        """What a bot of the game is told of these clocks (its environment, or its
+        ``clocks()`` in process): the limits its replies are judged by."""
+        return BotClocks(
+            reply=self.reply,
+            first_reply=self.startup,
+            grace=self.grace,
+            game=self.game or None,
+            mode=self.mode,
+            wall_cap=self.wall_cap,
+        )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from arena_kernel.bot_clocks import BotClocks
 from arena_kernel.codecs.base import Codec
 from arena_kernel.options import Configurable
 from arena_kernel.resource_limits import ResourceLimits
@@ -51,6 +52,8 @@ class Launch:
     stderr log ``log_dir/<identifier>.stderr``. ``sandbox``: how to confine the bot's
     program (None: it runs with the arena's rights). ``cpu_clock``: the referee charges the
     bot's replies their CPU time, so the connection needs a :attr:`Connection.cpu_meter`.
+    ``clocks``: what the bot is told of its game's clocks (a program in its environment, a
+    bot in process by its ``clocks()``: see :mod:`arena_kernel.bot_clocks`); None: nothing.
     """
 
     program: BotProgram
@@ -62,6 +65,7 @@ class Launch:
     kill_grace: float
     sandbox: Sandbox | None = None
     cpu_clock: bool = False
+    clocks: BotClocks | None = None
 
 
 class Connection(ABC):

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
+import threading
 import time
 import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from arena_kernel.bots.logic import BotLogic
 from arena_kernel.model import Fault
@@ -22,6 +27,9 @@ from arena_kernel.transports.base import (
     Transport,
 )
 from arena_kernel.transports.stderr_log import discard_stale_log, stderr_log_path
+
+_CLOSED = object()
+"""What ends a threaded bot's thread: the connection is closed."""
 
 
 def _raised(exc: BaseException) -> str:
@@ -48,6 +56,12 @@ class InprocConnection(Connection):
     Replies are delivered with ``call_soon``, never inside :meth:`write`, so the referee
     sees the same ordering as with a real pipe and is never re-entered. Messages the bot
     produced before :meth:`start` (its greeting), or its failure, are delivered right after.
+
+    A bot that says it is ``threaded`` (see :class:`~arena_kernel.bots.logic.BotLogic`)
+    answers in a daemon thread of its own, its messages in the order written: a bot that
+    thinks long then holds up neither the event loop nor the other games, and one that
+    never returns holds up nothing but its own seat (whose clock runs out, as a program's
+    would).
     """
 
     def __init__(self, bot: BotLogic, launch: Launch, greeting: bytes) -> None:
@@ -60,6 +74,11 @@ class InprocConnection(Connection):
         self._on_closed: OnClosed | None = None
         self._failure: str | None = None
         self._closed = False
+        self._inbox: queue.SimpleQueue[Any] | None = None
+        if getattr(bot, "threaded", False) is True:
+            self._inbox = queue.SimpleQueue()
+            name = f"inproc-{launch.identifier}"
+            threading.Thread(target=self._serve, name=name, daemon=True).start()
         self.started = time.monotonic()
 
     def start(self, on_data: OnData, on_closed: OnClosed) -> None:
@@ -81,20 +100,55 @@ class InprocConnection(Connection):
                     f'the referee wrote bytes the "{self._launch.codec.name}" codec cannot '
                     f"decode ({message.detail}): {raw[:200]!r}"
                 )
-            try:
-                replies = b"".join(map(self._launch.codec.encode, self._bot.on_message(message)))
-            except Exception as exc:
-                _log_traceback(self._launch, exc)
-                self._failure = _raised(exc)
-                if self._on_closed is not None:
-                    self._loop.call_soon(self._report)
-                return
-            if not replies:
+            if self._inbox is not None:
+                self._inbox.put(message)
                 continue
-            if self._on_data is None:
-                self._pending += replies
-            else:
-                self._loop.call_soon(self._deliver, replies)
+            try:
+                replies = self._answer(message)
+            except Exception as exc:
+                self._fail(_raised(exc))
+                return
+            self._send(replies)
+
+    def _answer(self, message: Any) -> bytes:
+        """The bot's encoded replies to ``message``; what it raises is kept in its log
+        and raised again."""
+        try:
+            return b"".join(map(self._launch.codec.encode, self._bot.on_message(message)))
+        except Exception as exc:
+            _log_traceback(self._launch, exc)
+            raise
+
+    def _serve(self) -> None:
+        """A threaded bot's own thread: answers until the connection closes or the bot
+        fails, handing each reply (or the failure) to the event loop."""
+        assert self._inbox is not None
+        while (message := self._inbox.get()) is not _CLOSED and not self._closed:
+            try:
+                replies = self._answer(message)
+            except Exception as exc:
+                self._from_thread(self._fail, _raised(exc))
+                return
+            self._from_thread(self._send, replies)
+
+    def _from_thread(self, callback: Callable[[Any], None], value: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody listens
+            self._loop.call_soon_threadsafe(callback, value)
+
+    def _send(self, replies: bytes) -> None:
+        if not replies or self._closed:
+            return
+        if self._on_data is None:
+            self._pending += replies
+        else:
+            self._loop.call_soon(self._deliver, replies)
+
+    def _fail(self, reason: str) -> None:
+        if self._failure is not None or self._closed:
+            return
+        self._failure = reason
+        if self._on_closed is not None:
+            self._loop.call_soon(self._report)
 
     def _deliver(self, data: bytes) -> None:
         if not self._closed:
@@ -107,13 +161,17 @@ class InprocConnection(Connection):
             self._on_closed(self._failure)
 
     async def close(self) -> None:
-        """Forget the bot; from here on neither callback is called."""
+        """Forget the bot; from here on neither callback is called (a threaded bot's
+        thread ends once it has answered what it is thinking about)."""
         self._closed = True
+        if self._inbox is not None:
+            self._inbox.put(_CLOSED)
 
 
 class InprocTransport(Transport):
     """Runs ``program.inproc()`` in the arena's own process: no process, no pipe, no startup
-    time, but also no protection from a bot that blocks (it stalls the whole event loop)."""
+    time, but also no protection from a bot that blocks (it stalls the whole event loop),
+    unless it says it is ``threaded``."""
 
     name = "inproc"
     summary = "Python object in the arena's process; messages still go through the codec."
@@ -125,6 +183,11 @@ class InprocTransport(Transport):
         discard_stale_log(launch)
         try:
             bot: BotLogic = factory()
+            clocks = getattr(bot, "clocks", None)
+            if clocks is not None and launch.clocks is not None:
+                # The referee cannot measure the CPU time of a bot in its own process:
+                # whatever the match's mode, this bot's limits are wall-clock seconds.
+                clocks(replace(launch.clocks, mode="wall"))
             identify = getattr(bot, "identify", None)
             if identify is not None:
                 identify(launch.identifier)

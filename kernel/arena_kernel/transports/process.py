@@ -147,6 +147,13 @@ def passed_environment(environ: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def arena_variables(launch: Launch) -> dict[str, str]:
+    """What the arena itself tells a bot it starts in its environment: its identifier
+    (``ARENA_ID``) and its game's clocks (:data:`arena_kernel.bot_clocks.ENVIRONMENT`)."""
+    told = {} if launch.clocks is None else launch.clocks.environment()
+    return {"ARENA_ID": launch.identifier, **told}
+
+
 def missing_program(argv0: str, cwd: str | None, env: Mapping[str, str]) -> str | None:
     """What is wrong with the command of a bot, found as ``exec`` will look for it (a path
     with a slash from the bot's folder, a bare name on the ``PATH`` it is given), or None.
@@ -332,11 +339,11 @@ def spawn(
 
     ``stdin`` and ``stdout`` are the child's ends (the caller closes its copies);
     ``stdout=None`` sends it to the stderr log, for bots whose channel is a socket. The
-    environment is the arena's :data:`PASSED_ENV` plus the program's plus ``ARENA_ID``,
-    ``env`` and the bot's ``ARENA_TAG``. ``pass_fds`` are inherited by the child (a
-    sandboxed tcp bot's channel to the arena). Raises :class:`ConnectError` when the bot
-    cannot be started, and :class:`SetupError` when the arena cannot start anything (out
-    of file descriptors, a missing util-linux).
+    environment is the arena's :data:`PASSED_ENV` plus the program's plus
+    :func:`arena_variables`, ``env`` and the bot's ``ARENA_TAG``. ``pass_fds`` are
+    inherited by the child (a sandboxed tcp bot's channel to the arena). Raises
+    :class:`ConnectError` when the bot cannot be started, and :class:`SetupError` when the
+    arena cannot start anything (out of file descriptors, a missing util-linux).
 
     All of it happens on the caller's thread before it returns, as a transport needs that
     must know the process before the event loop runs anything else (the tcp transport's
@@ -389,7 +396,7 @@ class _Start:
         self.env = {
             **passed_environment(os.environ),
             **program.env,
-            "ARENA_ID": launch.identifier,
+            **arena_variables(launch),
             **(env or {}),
         }
         self.env[TAG] = self.tag

@@ -50,7 +50,12 @@ from arena_kernel.processes.reaper import TAG, reaper
 from arena_kernel.sandbox.bot_cgroups import BotCgroups
 from arena_kernel.sandbox.pids import PidsCgroup
 from arena_kernel.transports.base import ConnectError, Launch
-from arena_kernel.transports.process import BotProcess, passed_environment, spawn_aside
+from arena_kernel.transports.process import (
+    BotProcess,
+    arena_variables,
+    passed_environment,
+    spawn_aside,
+)
 from arena_kernel.transports.stderr_log import StderrLog, discard_stale_log, stderr_log_path
 
 SERVER = "arena_kernel.bots.forkserver"
@@ -306,7 +311,7 @@ class _WarmStart:
         env = {
             **passed_environment(os.environ),
             **launch.program.env,
-            "ARENA_ID": launch.identifier,
+            **arena_variables(launch),
         }
         if launch.sandbox is not None:
             env.update(launch.sandbox.env)

@@ -327,27 +327,31 @@ typedef struct {
     uint16_t killers[MAXPLY][2];
     uint64_t nodes;
     int stop;
-    struct timespec hard;
+    clockid_t clock;      /* what the budget is measured on: the wall or the process's CPU */
+    struct timespec hard; /* the budget's end, on that clock */
+    struct timespec wall; /* the end by the wall clock, whatever the budget's clock */
+    struct timespec started, ran_from; /* the search's start, by the wall and by its thread's CPU */
+    double seconds;                    /* its budget */
     uint16_t improved; /* the best root move of the iteration in progress, once one is known */
     int have_improved;
 } Search;
 
-static double seconds_since(const struct timespec *start) {
+static double seconds_since(clockid_t clock, const struct timespec *start) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) * 1e-9;
 }
 
-static int past(const struct timespec *deadline) {
+static int past(clockid_t clock, const struct timespec *deadline) {
     struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    clock_gettime(clock, &now);
     return now.tv_sec > deadline->tv_sec ||
            (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
-static struct timespec after(double seconds) {
+static struct timespec after(clockid_t clock, double seconds) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     if (seconds < 0) seconds = 0;
     time_t whole = (time_t)seconds;
     t.tv_sec += whole;
@@ -357,6 +361,23 @@ static struct timespec after(double seconds) {
         t.tv_nsec -= 1000000000L;
     }
     return t;
+}
+
+#define STARVED 0.5 /* on the wall clock, the least share of its time the search expects to run */
+#define STARVED_FLOOR 0.2 /* the least share of its budget a starved search still takes */
+
+/* Whether the search must stop: its budget spent on its clock, or its wall-clock stop
+ * passed. On the wall clock also when the machine is so busy that the search has run less
+ * than STARVED of the time it took: then everything after it (the reply written, the
+ * referee reading it) is as slow, and the stalls of a starved process are long, so it
+ * stops early, the earlier the less it ran (not before STARVED_FLOOR of its budget). */
+static int out_of_time(Search *s) {
+    if (past(s->clock, &s->hard)) return 1;
+    if (s->clock != CLOCK_MONOTONIC) return past(CLOCK_MONOTONIC, &s->wall);
+    double wall = seconds_since(CLOCK_MONOTONIC, &s->started);
+    if (wall < s->seconds * STARVED_FLOOR) return 0;
+    double share = seconds_since(CLOCK_THREAD_CPUTIME_ID, &s->ran_from) / wall;
+    return share < STARVED && wall >= s->seconds * share / STARVED;
 }
 
 #define LMR_DEPTH 2      /* late moves are searched less deep from this depth on */
@@ -429,11 +450,6 @@ static int pick(uint16_t *moves, int64_t *scores, int from, int n) {
 
 static int search(Search *s, int depth, int alpha, int beta, int ply);
 
-#define LATE_DEPTHS 4
-/* How many strengthens a node this deep searches off the principal variation. */
-static const int late_moves[LATE_DEPTHS] = {0, 6, 12, 24};
-#define LATE_CAPTURES 8
-
 static int reductions[32][64]; /* how much less deep the i-th move at a depth is searched first */
 
 static void init_reductions(void) {
@@ -459,15 +475,53 @@ static void reward(Search *s, int move, int depth, int ply) {
     }
 }
 
-static int search(Search *s, int depth, int alpha, int beta, int ply) {
+#define QUIESCE_DEPTH 4
+#define QUIESCE_SCARCE 2
+
+/* Past the search's depth, only the captures that take one of the opponent's last
+ * QUIESCE_SCARCE stacks of a type are searched (those decide games; the evaluation's
+ * threats stand in for the rest), up to QUIESCE_DEPTH requests more. The side to move
+ * may stand on the evaluation (which counts the captures it is about to make). */
+static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
     Pos *p = &s->pos;
-    if (!(++s->nodes & CHECK_EVERY) && past(&s->hard)) s->stop = 1;
+    if (!(++s->nodes & CHECK_EVERY) && out_of_time(s)) s->stop = 1;
     if (s->stop) return 0;
     if (p->decided) return p->decided == p->player ? WIN - ply : ply - WIN;
-    if (depth <= 0) {
-        int value = evaluate(p);
-        return value == -WIN ? ply - WIN : value;
+    int stand = evaluate(p);
+    if (stand == -WIN) return ply - WIN;
+    if (!left || stand >= beta) return stand;
+    if (stand > alpha) alpha = stand;
+    uint16_t moves[MAXMOVES];
+    int n = generate(p, moves);
+    int me = p->player, theirs = me > 0 ? 4 : 0, best = stand;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        if (move_kind(m) != ATTACK) break; /* the captures come first */
+        int victim = absi(p->cells[move_to(m)]) & 3;
+        if (p->counts[theirs + victim] > QUIESCE_SCARCE) continue;
+        Undo u;
+        apply(p, m, &u);
+        int value = p->player == me ? quiesce(s, alpha, beta, ply + 1, left - 1)
+                                    : -quiesce(s, -beta, -alpha, ply + 1, left - 1);
+        undo(p, &u);
+        if (s->stop) return 0;
+        if (value > best) {
+            best = value;
+            if (value > alpha) {
+                alpha = value;
+                if (alpha >= beta) break;
+            }
+        }
     }
+    return best;
+}
+
+static int search(Search *s, int depth, int alpha, int beta, int ply) {
+    Pos *p = &s->pos;
+    if (!(++s->nodes & CHECK_EVERY) && out_of_time(s)) s->stop = 1;
+    if (s->stop) return 0;
+    if (p->decided) return p->decided == p->player ? WIN - ply : ply - WIN;
+    if (depth <= 0) return quiesce(s, alpha, beta, ply, QUIESCE_DEPTH);
     uint64_t key = p->hash;
     int first = -1;
     Entry *e = probe(s, key);
@@ -489,16 +543,10 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     if (!n) return ply - WIN;
     score_moves(s, moves, n, scores, first, ply);
     int me = p->player, original = alpha, best = -INF, best_move = -1;
-    int pruning = beta - alpha == 1 && depth < LATE_DEPTHS, quiet = 0;
+    /* No move is left out: cutting the late strengthens and captures near the leaves
+     * searched deeper but played worse. */
     for (int i = 0; i < n; i++) {
         int move = pick(moves, scores, i, n);
-        /* Near the leaves, off the principal variation, only the first strengthens by the
-         * order above are searched (every capture and the pass still are), and at the
-         * last request searched, when it allows only captures, the first captures. */
-        if (move_kind(move) == STRENGTHEN && move != first && pruning &&
-            quiet++ >= late_moves[depth])
-            break;
-        if (pruning && depth == 1 && p->phase == 0 && i >= LATE_CAPTURES) break;
         Undo u;
         apply(p, move, &u);
         int same = p->player == me, value;
@@ -593,10 +641,19 @@ typedef struct {
     double elapsed;
 } Result;
 
-static Result think(Search *s, double hard, double soft, int max_depth) {
-    struct timespec start;
+/* The best move within `hard` seconds on `clock` (and `wall` seconds by the wall clock), no
+ * new iteration begun after `soft` seconds on `clock`. */
+static Result think(Search *s, clockid_t clock, double hard, double soft, double wall,
+                    int max_depth) {
+    struct timespec start, budget_start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    s->hard = after(hard);
+    clock_gettime(clock, &budget_start);
+    s->clock = clock;
+    s->started = start;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &s->ran_from);
+    s->seconds = hard;
+    s->hard = after(clock, hard);
+    s->wall = after(CLOCK_MONOTONIC, wall);
     s->stop = 0;
     s->nodes = 0;
     s->age = (uint8_t)((s->age + 1) & 63);
@@ -621,11 +678,12 @@ static Result think(Search *s, double hard, double soft, int max_depth) {
             r.move = moves[0];
             r.depth = depth;
             r.value = value;
-            if (value >= DECIDED || value <= -DECIDED || seconds_since(&start) >= soft) break;
+            if (value >= DECIDED || value <= -DECIDED || seconds_since(clock, &budget_start) >= soft)
+                break;
         }
     }
     r.nodes = s->nodes;
-    r.elapsed = seconds_since(&start);
+    r.elapsed = seconds_since(CLOCK_MONOTONIC, &start);
     return r;
 }
 
@@ -953,12 +1011,12 @@ static void Searcher_dealloc(Searcher *self) {
 
 static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"cells", "player", "phase", "single", "seconds", "soft", "max_depth",
-                            NULL};
+                            "cpu",   "wall",   NULL};
     PyObject *cells;
-    int player, phase, single, max_depth = 64;
-    double hard, soft = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|di", names, &cells, &player, &phase, &single,
-                                     &hard, &soft, &max_depth))
+    int player, phase, single, max_depth = 64, cpu = 0;
+    double hard, soft = -1.0, wall = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|dipd", names, &cells, &player, &phase,
+                                     &single, &hard, &soft, &max_depth, &cpu, &wall))
         return NULL;
     if (self->search == NULL || self->search->table == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher was not initialised");
@@ -975,9 +1033,11 @@ static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
     Search *s = self->search;
     if (read_position(&s->pos, cells, player, phase, single)) return NULL;
     if (soft < 0) soft = hard;
+    if (wall < 0) wall = hard;
     Result r;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS r = think(s, hard, soft, max_depth);
+    clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;
+    Py_BEGIN_ALLOW_THREADS r = think(s, clock, hard, soft, cpu ? wall : hard, max_depth);
     Py_END_ALLOW_THREADS self->busy = 0;
     if (r.move < 0) {
         PyErr_SetString(PyExc_ValueError, "no legal move: the game is over");
@@ -990,9 +1050,11 @@ static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
 
 static PyMethodDef Searcher_methods[] = {
     {"think", (PyCFunction)(void (*)(void))Searcher_think, METH_VARARGS | METH_KEYWORDS,
-     "think(cells, player, phase, single, seconds, soft=seconds, max_depth=64) -> (move, depth, "
-     "value, nodes, elapsed): the best move found in at most `seconds` by the wall clock, no new "
-     "iteration begun after `soft`; depth is that of the last completed iteration."},
+     "think(cells, player, phase, single, seconds, soft=seconds, max_depth=64, cpu=False, "
+     "wall=seconds) -> (move, depth, value, nodes, elapsed): the best move found in at most "
+     "`seconds` by the wall clock (with cpu: of the process's CPU time, and at most `wall` by the "
+     "wall clock), no new iteration begun after `soft` on the same clock; depth is that of the "
+     "last completed iteration, elapsed the wall time taken."},
     {NULL}};
 
 static PyTypeObject SearcherType = {

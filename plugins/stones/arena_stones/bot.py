@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from arena_kernel.plugin import JsonlCodec, main
+from arena_kernel.plugin import BotClocks, JsonlCodec, main
 from arena_stones.players import Player
 from arena_stones.rules import ATTACK, BLACK, PASS, WHITE, Position, move_from_xy, move_to_xy
 from arena_stones.wire import Encoder, Location, WireError, parse_move
@@ -51,6 +51,16 @@ class StonesBot:
         self.sent: tuple[int, Location, Location] | None = None
         """The move of the last reply, until its echo: it was chosen on :attr:`position` as
         that still is, so its echo needs no judging (half the echoes of a game)."""
+
+    @property
+    def threaded(self) -> bool:
+        """In process, asked in a thread of its own when its player thinks long without
+        the GIL (the compiled search): the other games go on meanwhile."""
+        return self.player.threaded
+
+    def clocks(self, clocks: BotClocks) -> None:
+        """The match's clocks, for a player that plays by them."""
+        self.player.clocks(clocks)
 
     def start(self) -> list[Any]:
         return []

@@ -8,6 +8,7 @@ import random
 import sys
 from abc import ABC, abstractmethod
 
+from arena_kernel.plugin import BotClocks
 from arena_stones.engine import COMPILED, MISSING
 from arena_stones.rules import Move, Position
 from arena_stones.search import WIN, Searcher, material
@@ -28,13 +29,29 @@ LEAST_FIRST = 0.01
 """Seconds a first reply thinks when starting the program took about all its time: a
 shallow search still, but no more (on a loaded machine a sandboxed Python program may take
 seconds to start)."""
-NEW_ITERATION_SHARE = 0.6
-"""No new iteration is begun after this share of the thinking time: the next one would
-take several times as long as all those before it, and mostly be cut short."""
+NEW_ITERATION_SHARE = 1.0
+"""No new iteration is begun after this share of the thinking time. All of it: a reply
+limit is per request, so time not spent is lost, and an iteration cut short still plays
+the root move it proved better than the last one's (stopping new iterations at 60 % won
+fewer games)."""
+DEFAULT_LIMIT = 1.0
+"""The reply limit the searcher answers within when neither its arguments nor the arena
+tell it one (a program started by hand)."""
+WALL_CAP_SHARE = 0.5
+"""On the CPU-time clock, the share of the match's wall-clock cap past which the searcher
+stops thinking all the same: a bot starved of a core must still answer before the cap."""
 
 
 class Player(ABC):
     """A strategy: the move to play at each request."""
+
+    threaded = False
+    """Whether :meth:`choose` thinks long without holding the GIL, so that a bot in process
+    is better asked in a thread of its own (see :class:`~arena_kernel.plugin.BotLogic`)."""
+
+    def clocks(self, clocks: BotClocks) -> None:  # noqa: B027 (optional, as in BotLogic)
+        """The match's clocks, told before the first request; a player that does not play
+        by the clock ignores them."""
 
     @abstractmethod
     def choose(self, position: Position) -> Move:
@@ -87,19 +104,27 @@ def thinking_time(limit: float, waited: float = 0.0) -> float:
 
 
 class SearchPlayer(Player):
-    """The compiled searcher (:mod:`arena_stones.engine`), within the reply limit ``limit``:
-    it answers in :func:`thinking_time` by the wall clock, which also bounds its CPU time
-    (it thinks on one thread). ``waited``: how long its first request may have waited for
-    the process to start (:func:`~arena_stones.bot.process_age` for a program), taken off
-    that reply only.
+    """The compiled searcher (:mod:`arena_stones.engine`), within the reply limit ``limit``
+    (None: the match's ``[clock] reply`` as the arena tells it, :data:`DEFAULT_LIMIT` until
+    then): it answers in :func:`thinking_time` by the wall clock, which also bounds its CPU
+    time (it thinks on one thread), or sooner on a machine that starves it (the engine
+    stops in proportion when its thread has run less than half the time it took). On the
+    CPU-time clock, when the arena says the match is on it, it thinks by its process's CPU
+    time instead, up to the same share of its limit, and stops by the wall clock at
+    :data:`WALL_CAP_SHARE` of the match's cap. ``waited``:
+    how long its first request may have waited for the process to start
+    (:func:`~arena_stones.bot.process_age` for a program), taken off that reply only.
 
-    Where the extension was not built it plays the Python searcher within the same time,
-    and says so once on stderr.
+    Where the extension was not built it plays the Python searcher within the same time
+    (on the wall clock), and says so once on stderr.
     """
 
-    def __init__(self, limit: float = 1.0, waited: float = 0.0) -> None:
+    threaded = COMPILED is not None
+
+    def __init__(self, limit: float | None = None, waited: float = 0.0) -> None:
         self.limit = limit
         self.waited = waited
+        self.told: BotClocks | None = None
         self.depth = 0
         """Depth (in requests) of the last iteration the last move completed."""
         self.nodes = 0
@@ -110,14 +135,28 @@ class SearchPlayer(Player):
             _say_fallback()
             self.fallback = Searcher()
 
+    def clocks(self, clocks: BotClocks) -> None:
+        self.told = clocks
+
+    @property
+    def reply_limit(self) -> float:
+        """The limit it answers within: its own, else the match's, else the default."""
+        if self.limit is not None:
+            return self.limit
+        return self.told.reply if self.told is not None else DEFAULT_LIMIT
+
     def choose(self, position: Position) -> Move:
-        seconds = thinking_time(self.limit, self.waited)
+        limit = self.reply_limit
+        seconds = thinking_time(limit, self.waited)
         self.waited = 0.0
         if self.compiled is None:
             assert self.fallback is not None
             move = self.fallback.best_move(position, seconds)
             self.depth, self.nodes = self.fallback.depth, self.fallback.nodes
             return move
+        told = self.told
+        cpu = told is not None and told.mode == "cpu"
+        wall = max(seconds, limit * told.wall_cap * WALL_CAP_SHARE) if cpu and told else seconds
         move, self.depth, _value, self.nodes, _elapsed = self.compiled.think(
             position.cells,
             position.player,
@@ -125,6 +164,8 @@ class SearchPlayer(Player):
             position.single,
             seconds,
             seconds * NEW_ITERATION_SHARE,
+            cpu=cpu,
+            wall=wall,
         )
         return move
 

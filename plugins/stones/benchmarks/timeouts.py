@@ -5,7 +5,8 @@ at a tight reply limit, more games at once than cores, then the faults counted.
         [--mode wall|cpu] [--inproc] [--keep DIR]
 
 Writes a match file (random set-ups, ``[clock] reply``, ``concurrency`` = per-core x the
-CPUs of this machine, both bots given ``--time`` = the reply limit), runs it with the
+CPUs of this machine, the bots given no arguments: they read the match's clock as the
+arena tells it), runs it with the
 ``arena`` command as a user would (sandboxed where the machine allows), and prints, from
 ``arena export``, each bot's replies, timeouts and late replies, its slowest reply by the
 wall clock and by CPU time, and the load average before and after.
@@ -61,9 +62,7 @@ def main() -> None:
     parser.add_argument("--per-core", type=int, default=2, help="games at once per CPU (2)")
     parser.add_argument("--concurrency", type=int, help="games at once (instead of --per-core)")
     parser.add_argument("--mode", choices=("wall", "cpu"), default="wall")
-    parser.add_argument(
-        "--inproc", action="store_true", help="the bots in the arena's process (limit 1 s)"
-    )
+    parser.add_argument("--inproc", action="store_true", help="the bots in the arena's process")
     parser.add_argument("--keep", type=Path, help="play in this folder and keep it")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="stones-timeouts-"))
@@ -76,8 +75,7 @@ def main() -> None:
             concurrency=concurrency,
             reply=args.reply,
             mode=args.mode,
-            # In process a built-in bot takes no arguments: search plays to its default 1 s.
-            how="inproc = true" if args.inproc else f'args = ["--time", "{args.reply}"]',
+            how="inproc = true" if args.inproc else "",
         )
     )
     arena = [sys.executable, "-m", "arena_kernel.cli.main"]

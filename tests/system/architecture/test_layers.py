@@ -28,6 +28,7 @@ LAYERS: Layers = (
             "model.py",
             "options.py",
             "resource_limits.py",
+            "bot_clocks.py",
             "lazy_names.py",
             "hookspecs.py",
         ),

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from transport_helpers import Recorder, run
 
+from arena_kernel.bot_clocks import BotClocks
 from arena_kernel.registries.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
 from arena_kernel.transports.base import ConnectError
 from arena_kernel.transports.inproc import InprocTransport
@@ -178,3 +181,96 @@ def test_hook_arena_register_transports():
     for name in ("stdio", "tcp", "inproc"):
         assert transports[name].source == BUILTIN_SOURCE
         assert transports.cls(name).summary
+
+
+class ClockedBot(EchoBot):
+    """Greets with the reply limit and the mode it was told."""
+
+    def __init__(self) -> None:
+        self.told: BotClocks | None = None
+
+    def clocks(self, clocks: BotClocks) -> None:
+        self.told = clocks
+
+    def start(self) -> list[Any]:
+        told = self.told
+        return ["told nothing" if told is None else f"reply {told.reply:g} {told.mode}"]
+
+
+def test_an_inproc_bot_is_told_its_clocks_before_it_starts_on_the_wall_clock(make_launch):
+    clocks = BotClocks(reply=0.5, first_reply=4.0, grace=0.1, mode="cpu")
+
+    async def main(launch, greeting):
+        conn = await InprocTransport().connect(launch)
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        await rec.received(greeting)
+        await conn.close()
+
+    # A bot in process is judged by the wall clock whatever the match's mode: it is told so.
+    run(main(make_launch(inproc=ClockedBot, clocks=clocks), b"reply 0.5 wall\n"))
+    run(main(make_launch(inproc=ClockedBot), b"told nothing\n"))
+
+
+class ThreadedEchoBot(EchoBot):
+    threaded = True
+
+
+@pytest.mark.parametrize("bot", [EchoBot, ThreadedEchoBot])
+def test_a_threaded_bot_answers_in_order_and_fails_as_a_plain_one(make_launch, bot):
+    async def main():
+        conn = await InprocTransport().connect(make_launch(inproc=bot))
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        conn.write(b"a\nsilent\nb\n")
+        await rec.received(b"hello\necho a\nok\necho b\nok\n")
+        conn.write(b"fail\nnever\n")
+        assert await rec.wait_closed() == "in-process bot raised ValueError: boom"
+        await asyncio.sleep(0.05)
+        assert rec.data == b"hello\necho a\nok\necho b\nok\n"
+        await conn.close()
+
+    run(main())
+
+
+class Rendezvous:
+    """Two bots of one game: ``wait`` blocks until the other is sent ``go`` (or gives up
+    after seconds, answering ``blocked``), as a long search in one seat while the other
+    seat is asked."""
+
+    def __init__(self) -> None:
+        self.went = threading.Event()
+
+    def bot(self, threaded: bool) -> Callable[[], Any]:
+        went = self.went
+
+        class Bot(EchoBot):
+            def on_message(self, message: Any) -> list[Any]:
+                if message == "go":
+                    went.set()
+                    return ["went"]
+                return ["waited" if went.wait(2.0) else "blocked"]
+
+        Bot.threaded = threaded  # type: ignore[attr-defined]
+        return Bot
+
+
+@pytest.mark.parametrize(("threaded", "answer"), [(True, b"waited"), (False, b"blocked")])
+def test_a_threaded_bot_thinks_while_the_event_loop_serves_another(make_launch, threaded, answer):
+    pair = Rendezvous()
+
+    async def main():
+        waiting = await InprocTransport().connect(make_launch(inproc=pair.bot(threaded)))
+        going = await InprocTransport().connect(make_launch(inproc=pair.bot(False)))
+        waits, goes = Recorder(), Recorder()
+        waiting.start(waits.on_data, waits.on_closed)
+        going.start(goes.on_data, goes.on_closed)
+        waiting.write(b"wait\n")
+        await asyncio.sleep(0)  # the loop runs on: the other bot is sent its message
+        going.write(b"go\n")
+        await waits.received(b"hello\n" + answer + b"\n")
+        await goes.received(b"hello\nwent\n")
+        await waiting.close()
+        await going.close()
+
+    run(main())

@@ -1,5 +1,6 @@
-"""Game of Stones bot: the compiled iterative-deepening alpha-beta, answering within
-``--time SECONDS`` (the match's reply limit; 1.0 by default)."""
+"""Game of Stones bot: the compiled iterative-deepening alpha-beta, answering within the
+match's reply limit as the arena tells it (1.0 s when it tells none), or within
+``--time SECONDS``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from arena_stones.bot import StonesBot, process_age, run
 from arena_stones.players import SearchPlayer
 
 
-def make(limit: float = 1.0) -> StonesBot:
+def make(limit: float | None = None) -> StonesBot:
+    """The bot in process; ``limit`` None: the match's reply limit."""
     return StonesBot(SearchPlayer(limit))
 
 
@@ -17,9 +19,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time",
         type=float,
-        default=1.0,
+        default=None,
         metavar="SECONDS",
-        help="the reply limit to answer within: the match's [clock] reply (1.0)",
+        help="the reply limit to answer within (default: the match's [clock] reply, as the "
+        "arena tells it; 1.0 without one)",
     )
 
 

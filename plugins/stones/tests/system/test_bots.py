@@ -329,3 +329,45 @@ def test_seed_option_repeats_a_bot_process_exactly():
     first, again = reply(4), reply(4)
     assert first and first == again
     assert {reply(s) for s in range(5, 10)} - {first}, "another seed plays another move"
+
+
+def search_pair(stones_match, clock: str, extra: str = "", inproc: bool = False) -> Path:
+    """Two ``search`` bots given no arguments, on ``clock`` (a ``[clock]`` table's keys)."""
+    path = stones_match(
+        {"search-a": "search", "search-b": "search"},
+        f'{extra}\n[clock]\n{clock}\n[game_options]\nsetup = "random"',
+    )
+    if inproc:
+        path.write_text(path.read_text().replace('builtin = "', 'inproc = true\nbuiltin = "'))
+    return path
+
+
+def replies(summary) -> list:
+    """Every reply to a request of every stored game, after checking none was faulted."""
+    found = []
+    for game, detail, events in stored_games(summary):
+        assert not detail.faults and " wins: " in game.reason, detail.faults
+        found += [e for e in events if e.kind == "recv" and e.elapsed is not None]
+    assert found
+    return found
+
+
+def test_search_as_a_program_answers_within_the_matchs_reply_limit_told_by_the_arena(
+    stones_match,
+):
+    # On the CPU-time clock, which the bot is told too: it thinks by its CPU time, which
+    # the machine's load does not stretch, some 0.03 s of its 0.1 s. At its default 1 s
+    # it would take up to 0.57 s, and time out.
+    path = search_pair(stones_match, 'reply = 0.1\nmode = "cpu"', "games = 2")
+    summary = run_match(path)
+    assert summary.played == 2 and not summary.errors
+    assert max(e.cpu for e in replies(summary)) < 0.1
+
+
+def test_in_process_searches_of_several_games_at_once_keep_to_their_clocks(stones_match):
+    # Four games at once on the event loop: each bot thinks 0.27 s of its 0.5 s, so bots that
+    # took turns on the loop (as they did before they thought in threads) would time out.
+    path = search_pair(stones_match, "reply = 0.5", "games = 4\nconcurrency = 4", inproc=True)
+    summary = run_match(path)
+    assert summary.played == 4 and not summary.errors
+    assert max(e.elapsed for e in replies(summary)) < 0.5 + 0.1

@@ -8,9 +8,12 @@ import time
 
 import pytest
 
+from arena_kernel.plugin import BotClocks
 from arena_stones.bot import StonesBot
 from arena_stones.players import (
+    DEFAULT_LIMIT,
     STARTUP_MARGIN,
+    WALL_CAP_SHARE,
     GreedyPlayer,
     Player,
     PythonSearchPlayer,
@@ -30,7 +33,7 @@ from arena_stones.rules import (
     encode,
     from_xy,
 )
-from arena_stones.search import Searcher
+from arena_stones.search import DECIDED, Searcher
 from arena_stones.simulate import duel
 
 FACTORIES = {
@@ -111,10 +114,13 @@ class Recording:
     def __init__(self, searcher) -> None:
         self.searcher = searcher
         self.seconds: list[float] = []
+        self.clocks: list[tuple[bool, float]] = []
+        """Whether each call thought by the CPU time, and its wall-clock stop."""
 
-    def think(self, *args):
+    def think(self, *args, **kwargs):
         self.seconds.append(args[4])
-        return self.searcher.think(*args)
+        self.clocks.append((kwargs.get("cpu", False), kwargs.get("wall", args[4])))
+        return self.searcher.think(*args, **kwargs)
 
 
 def test_search_takes_the_start_up_wait_off_its_first_reply_only():
@@ -124,6 +130,37 @@ def test_search_takes_the_start_up_wait_off_its_first_reply_only():
     for _ in range(2):
         position.apply(player.choose(position))
     assert recording.seconds == [thinking_time(1.0, waited=0.6), thinking_time(1.0)]
+
+
+def recorded_moves(player: SearchPlayer, moves: int = 1) -> Recording:
+    player.compiled = recording = Recording(player.compiled)
+    position = Position.initial()
+    for _ in range(moves):
+        position.apply(player.choose(position))
+    return recording
+
+
+def test_search_answers_within_the_matchs_reply_limit_unless_told_its_own(compiled):
+    told = BotClocks(reply=0.3, first_reply=5.0)
+    untold = recorded_moves(SearchPlayer())
+    assert untold.seconds == [thinking_time(DEFAULT_LIMIT)]
+    player = SearchPlayer()
+    player.clocks(told)
+    assert recorded_moves(player).seconds == [thinking_time(0.3)]
+    own = SearchPlayer(0.8)
+    own.clocks(told)
+    assert recorded_moves(own).seconds == [thinking_time(0.8)]
+
+
+def test_search_thinks_by_its_cpu_time_on_the_cpu_clock_and_stops_well_before_the_cap(compiled):
+    player = SearchPlayer()
+    player.clocks(BotClocks(reply=0.2, first_reply=5.0, mode="cpu", wall_cap=10.0))
+    recording = recorded_moves(player)
+    assert recording.seconds == [thinking_time(0.2)]
+    assert recording.clocks == [(True, 0.2 * 10.0 * WALL_CAP_SHARE)]
+    on_the_wall = SearchPlayer()
+    on_the_wall.clocks(BotClocks(reply=0.2, first_reply=5.0))
+    assert recorded_moves(on_the_wall).clocks == [(False, thinking_time(0.2))]
 
 
 class CompiledToDepth(Player):
@@ -158,3 +195,29 @@ def test_the_compiled_search_beats_the_python_search_a_few_requests_deeper(compi
         end = duel(white, black, Position.initial("random", random.Random(game // 2)))
         wins += end.winner() == color
     assert wins == 2
+
+
+def test_the_compiled_search_sees_a_type_lost_past_its_depth(compiled):
+    # Positions at a second request where every move lets the opponent take one of our
+    # types: the Python search proves the loss two requests deep; the compiled one, one
+    # request deep, sees the capture in its quiescence search.
+    proven = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        position = Position.initial("random", random.Random(seed))
+        while not position.winner() and proven < 3:
+            base = 0 if position.player == WHITE else 4
+            scarce = min(position.counts[base + kind] for kind in (1, 2, 3)) <= 2
+            if position.allowed() == ANY_MOVE and not position.single and scarce:
+                reference = Searcher()
+                reference.best_move(position, 3600.0, 2)
+                if reference.value <= -DECIDED:
+                    p = position
+                    value = compiled.Searcher().think(
+                        p.cells, p.player, p.phase, p.single, 3600.0, 3600.0, 1
+                    )[2]
+                    assert value <= -DECIDED, seed
+                    proven += 1
+                    break
+            position.apply(rng.choice(position.legal_moves()))
+    assert proven == 3
