@@ -25,6 +25,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -169,7 +170,7 @@ class SeparateMachines:
             copy = home / f"shipped-{i}"
             shutil.copytree(source, copy, symlinks=True)
             copies.append((copy, target))
-        script = _boot_script(inside, address, home, copies)
+        script = _boot_script(inside, address, home, copies + _installation_under_tmp())
         process = cluster.add_worker(
             threads,
             env={"TMPDIR": WORKER_HOME, **env},
@@ -185,6 +186,18 @@ class SeparateMachines:
         _check(_ip("link", "set", link, "master", self.bridge))
         _check(_ip("link", "set", link, "up"))
         return machine
+
+
+def _installation_under_tmp() -> list[tuple[Path, Path]]:
+    """The folders of this Python and arena's code that lie under ``/tmp`` (a checkout
+    made in a temporary folder), each to be seen at its own path on a machine too: its own
+    ``/tmp`` would hide them, and a worker could not even start."""
+    import arena_kernel
+
+    found = {Path(sys.prefix), Path(sys.base_prefix), Path(arena_kernel.__file__).parents[2]}
+    under = sorted(path.resolve() for path in found if path.resolve().is_relative_to("/tmp"))
+    outermost = [p for p in under if not any(p != o and p.is_relative_to(o) for o in under)]
+    return [(path, path) for path in outermost]
 
 
 def _boot_script(nic: str, address: str, home: Path, copies: list[tuple[Path, Path]]) -> str:
