@@ -226,8 +226,8 @@ def read_record_at(
 def load_records(store: Store, path: Path) -> int:
     """Store every record of the file at ``path`` in ``store`` (a database of its own)
     with the ids of the database it came from, each run's settings what its records hold
-    (the game, its options, its bots in the order they first sit, its seat counts and
-    games); how many games.
+    (the game, its options, its bots in the order they first sit in the schedule, its seat
+    counts and games); how many games.
     ArenaError naming the line for a record that is not whole, a game id twice, or two
     runs of one key."""
     runs: dict[int, RunInfo] = {}
@@ -259,7 +259,9 @@ def load_records(store: Store, path: Path) -> int:
                 raise ArenaError(
                     f"{where}: run {run_id} is of {runs[run_id].game}, not {run['game']}"
                 )
-            specs[run_id]["bots"].update(dict.fromkeys(game.seating))
+            seen = specs[run_id]["bots"]
+            for seat, bot in enumerate(game.seating):
+                seen[bot] = min(seen.get(bot, (game.index, seat)), (game.index, seat))
             specs[run_id]["seats"].add(len(game.seating))
             specs[run_id]["games"] += 1
             yield runs[run_id], game.game_id, _game_record(game, events)
@@ -268,7 +270,7 @@ def load_records(store: Store, path: Path) -> int:
         return {
             run_id: {
                 **spec,
-                "bots": [{"name": name} for name in spec["bots"]],
+                "bots": [{"name": name} for name in sorted(spec["bots"], key=spec["bots"].get)],
                 "seats": sorted(spec["seats"]),
             }
             for run_id, spec in specs.items()
