@@ -87,7 +87,8 @@ def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
                 [{"sleep": 0.3, "reply": "b"}],
                 [{"sleep": 30, "reply": "c"}],
             ],
-            Clocks(startup=0.0, reply=0.8, grace=0.05),
+            # A wide clock: the bots that answer must do so however loaded the machine.
+            Clocks(startup=0.0, reply=3.0, grace=0.05),
         )
         try:
             replies = await table.ask_many({0: "go", 1: "go", 2: "go"})
@@ -98,14 +99,14 @@ def test_ask_many_shares_one_deadline(tmp_path: Path) -> None:
     replies, table = run(scenario())
     assert replies[0].message == "a" and replies[1].message == "b"
     assert replies[2].fault.kind is FaultKind.TIMEOUT
-    assert replies[2].fault.detail == "no reply within 0.8 s"
+    assert replies[2].fault.detail == "no reply within 3 s"
     assert [f.seat for f in table.faults] == [2]
     events = table.log.events
     kinds = [(e.kind, e.seat) for e in events]
     assert kinds[:3] == [("send", 0), ("send", 1), ("send", 2)], "all asked before any answer"
     assert sorted(kinds[3:5]) == [("recv", 0), ("recv", 1)] and kinds[5] == ("fault", 2)
     sent = {e.seat: e.t for e in events if e.kind == "send"}
-    assert events[5].t - sent[2] >= 0.8, "the silent bot had its whole clock"
+    assert events[5].t - sent[2] >= 3.0, "the silent bot had its whole clock"
 
 
 def test_a_late_reply_is_never_the_answer_to_the_next_request(tmp_path: Path) -> None:
