@@ -228,12 +228,13 @@ def load_records(store: Store, path: Path) -> int:
     with the ids of the database it came from, each run's settings what its records hold
     (the game, its options, its bots in the order they first sit in the schedule, its seat
     counts and games); how many games.
-    ArenaError naming the line for a record that is not whole, a game id twice, or two
-    runs of one key."""
+    ArenaError naming the line for a record that is not whole, a game id or a run's game
+    index twice, or two runs of one key."""
     runs: dict[int, RunInfo] = {}
     specs: dict[int, dict[str, Any]] = {}
     keys: dict[str, int] = {}
     ids: set[int] = set()
+    indexes: set[tuple[int, int]] = set()
 
     def games() -> Iterator[tuple[RunInfo, int, GameRecord]]:
         for number, data in read_records(path):
@@ -244,7 +245,10 @@ def load_records(store: Store, path: Path) -> int:
                 raise ArenaError(f"{where}: game {game.game_id} is in the file twice")
             if keys.setdefault(key, run_id) != run_id:
                 raise ArenaError(f"{where}: run {run_id} has the key of run {keys[key]}")
+            if (run_id, game.index) in indexes:
+                raise ArenaError(f"{where}: run {run_id} has a game #{game.index} already")
             ids.add(game.game_id)
+            indexes.add((run_id, game.index))
             if run_id not in runs:
                 runs[run_id] = RunInfo(run_id, key, run["name"], run["game"], 0, 0, str(path))
                 specs[run_id] = {

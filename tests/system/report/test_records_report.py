@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from arena_cli import arena
+from arena_cli import arena, one_error_line
 
 from arena_kernel.report.game_list import read_game_list
 from arena_kernel.report.replay_files import read_records
@@ -139,6 +139,18 @@ def test_records_that_are_not_whole_are_one_line_naming_the_line(
     assert says in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "site").exists(), "nothing written for a file it cannot read"
+
+
+def test_a_games_index_twice_in_a_run_is_one_line_naming_the_line(
+    records: Path, tmp_path: Path
+) -> None:
+    lines = lines_of(records)
+    lines[2]["index"] = lines[0]["index"]
+    bad = write_lines(tmp_path / "bad.jsonl", lines)
+    one_error_line(
+        arena("report", str(bad), "-o", str(tmp_path / "site")),
+        f"{bad}, line 3: run 1 has a game #{lines[0]['index']} already",
+    )
 
 
 def test_an_empty_file_a_missing_run_and_a_file_of_no_text_are_one_line(
