@@ -9,8 +9,9 @@ time, so that bots are being started almost all the time; the bots are real proc
 own), over stdio or TCP. A random delay (0 to ``--latest`` s) after its first bot started,
 while games start and end, arena gets SIGINT or SIGTERM; once it has exited, every
 process that inherited the trial's LEAK_PROBE variable or wrote a pid file and is still
-alive is a leak (and is killed). ``--trials`` trials per transport and signal; 0 leaks expected.
-The exit status counts the leaks, so a script can run this as a check.
+alive a few seconds later (LINGER) is a leak (and is killed). ``--trials`` trials per
+transport and signal; 0 leaks expected. The exit status counts the leaks, so a script can
+run this as a check.
 """
 
 from __future__ import annotations
@@ -29,13 +30,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena_kernel.processes.procfs import read_stat, with_environ
+from arena_kernel.processes.procfs import Stat, read_stat, with_environ
 from arena_kernel.processes.tree_kill import signal_process
 
 ESCAPER = Path(__file__).resolve().parents[1] / "tests" / "bots" / "escaper.py"
 PROBE = "LEAK_PROBE"
 EXIT_LIMIT = 60.0
 """Seconds arena may take to exit after the signal before the trial counts as hung."""
+
+LINGER = 5.0
+"""Seconds a process may take to end after arena has exited: a sandboxed bot is ended by
+its sandbox's parent-death signal as arena exits, which the kernel carries out a moment
+later, and longer on a loaded machine. One still there after that is a leak."""
 
 
 @dataclass
@@ -104,17 +110,27 @@ def interrupted_run(folder: Path, trial: Trial) -> Trial:
         arena.kill()
         trial.exit_code = arena.wait()
         trial.leaks.append(f"arena itself did not exit within {EXIT_LIMIT:g} s")
-    left = {stat.pid: stat for stat in with_environ(PROBE, probe.__eq__)}
-    for note in piddir.iterdir():
-        stat = read_stat(int(note.suffix[1:]))
-        if stat is not None and not stat.dead:
-            left[stat.pid] = stat
+    deadline = time.monotonic() + LINGER
+    left = alive(probe, piddir)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = alive(probe, piddir)
     for pid, stat in sorted(left.items()):
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         roles = [note.stem for note in piddir.glob(f"*.{pid}")]
         trial.leaks.append(f"pid {pid} {roles}: {cmdline.strip()}")
         signal_process(stat, signal.SIGKILL)
     return trial
+
+
+def alive(probe: str, piddir: Path) -> dict[int, Stat]:
+    """The processes alive now that carry ``probe`` or wrote a pid file in ``piddir``."""
+    left = {stat.pid: stat for stat in with_environ(PROBE, probe.__eq__)}
+    for note in piddir.iterdir():
+        stat = read_stat(int(note.suffix[1:]))
+        if stat is not None and not stat.dead:
+            left[stat.pid] = stat
+    return left
 
 
 def main() -> None:
