@@ -96,7 +96,7 @@ def run_prepared(
     sitting.check(prepared.spec)
     for observer in observers:
         prepared.pm.register(observer)
-    with Store(prepared.spec.database) as store:
+    with Store(prepared.spec.database) as store, store.checkpoints_aside():
         runner: Runner
         if prepared.spec.format == "league":
             runner = LeagueRunner(prepared.spec, prepared.registries, store, prepared.pm, sitting)

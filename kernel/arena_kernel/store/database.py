@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from arena_kernel.errors import ArenaError
+from arena_kernel.store.checkpointer import WRITER_PAGES, Checkpointer
 from arena_kernel.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 30_000
@@ -75,6 +76,23 @@ class Database:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    @contextmanager
+    def checkpoints_aside(self) -> Iterator[None]:
+        """While inside, the log is checkpointed by a thread of its own
+        (:mod:`arena_kernel.store.checkpointer`), not by the commits: for a run, whose
+        commits are on its event loop."""
+        with self._lock:
+            default = self._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+            self._db.execute(f"PRAGMA wal_autocheckpoint = {WRITER_PAGES}")
+        checkpointer = Checkpointer(self.path)
+        checkpointer.start()
+        try:
+            yield
+        finally:
+            checkpointer.stop()
+            with self._lock:
+                self._db.execute(f"PRAGMA wal_autocheckpoint = {default}")
 
     def _prepare(self) -> None:
         """Check the file is ours (or empty) before writing a single byte to it, then create
