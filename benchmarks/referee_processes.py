@@ -23,7 +23,12 @@ the steady CPU times, the games per second ``--cores`` free cores would play: at
 the sessions reach when they go to whichever process is free first, as they do; and as
 the processes shared the games here (``as here``), one over the CPU time per game of the
 busiest one (the run's own, which also stores every game, or a worker: theirs taken as
-even). Medians over the trials, and the medians of the per-trial ratios to one process.
+even). Those figures take a process never to wait: the ``free`` one counts the waits
+too. It is the wall clock less the time the run's processes were ready to run and waited
+for a CPU held by others (the least of their main threads', from ``/proc``'s schedstat
+through the probe): what the run would have taken on cores of its own, its waits for the
+disk and for one another included. Medians over the trials, and the medians of the
+per-trial ratios to one process.
 
 ``--compare DIR`` runs every run of a trial again with the ``arena_kernel`` package found
 in DIR (a copy of the kernel from before a change, first on ``PYTHONPATH``), and reports
@@ -79,8 +84,10 @@ def one_run(
     wall, total = time.perf_counter() - began, children_cpu() - before
     if done.returncode != 0 or f"{games} games played now" not in done.stdout:
         raise SystemExit(f"the run failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    own = json.loads(done.stdout.strip().splitlines()[-1])["exit"]
-    return {"wall": wall, "total": total, "own": own, "referees": total - own}
+    probes = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    own = probes[-1]["exit"]
+    free = wall - min(probe["waited"] for probe in probes)
+    return {"wall": wall, "free": free, "total": total, "own": own, "referees": total - own}
 
 
 def main() -> None:
@@ -135,11 +142,11 @@ def table(runs: dict[int, list[dict[str, float]]], counts: list[int], args: Any)
         "medians, CPU in ms per game:"
     )
     print(
-        f"{'referees':>8} {'games/s here':>13} {'steady':>7} {'CPU, whole run':>15}"
+        f"{'referees':>8} {'games/s here':>13} {'steady':>7} {'free':>5} {'CPU, whole run':>15}"
         f" {'CPU, steady':>12}"
         f" {'run process':>12} {'workers':>8}"
         f" {f'games/s on {args.cores} free cores: balanced, as here':>44}"
-        f" {'ratios to ' + str(counts[0]):>16}"
+        f" {'ratios to ' + str(counts[0]) + ': free, balanced, as here':>34}"
     )
     base = runs[counts[0]]
     for n in counts:
@@ -148,15 +155,19 @@ def table(runs: dict[int, list[dict[str, float]]], counts: list[int], args: Any)
         bases = [free_cores(b, counts[0]) for b in base]
         balanced = median(f[0] / b[0] for f, b in zip(figures, bases, strict=True))
         as_here = median(f[1] / b[1] for f, b in zip(figures, bases, strict=True))
+        free = median(
+            b["steady free"] / r["steady free"] for r, b in zip(results, base, strict=True)
+        )
         print(
             f"{n:>8} {median(1 / r['whole wall'] for r in results):13.0f}"
             f" {median(1 / r['steady wall'] for r in results):7.0f}"
+            f" {median(1 / r['steady free'] for r in results):5.0f}"
             f" {median(r['whole total'] for r in results) * 1e3:15.3f}"
             f" {median(r['steady total'] for r in results) * 1e3:12.3f}"
             f" {median(r['steady own'] for r in results) * 1e3:12.3f}"
             f" {median(r['steady referees'] for r in results) * 1e3:8.3f}"
             f" {median(f[0] for f in figures):36.0f} {median(f[1] for f in figures):7.0f}"
-            f" {balanced:9.2f}x {as_here:5.2f}x"
+            f" {free:17.2f}x {balanced:5.2f}x {as_here:5.2f}x"
         )
 
 
