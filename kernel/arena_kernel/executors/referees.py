@@ -11,8 +11,9 @@ game ends, and the run's results store it, as they store a game played here. Bot
 are written where the run keeps them, by the process that started the bots.
 
 Each process plays its share of ``concurrency`` (the workers the odd ones: this one also
-stores every game), a worker with a few more handed to it ahead, so that it never waits for
-the next one to come. The
+stores every game), a worker with more handed to it ahead, as many as it ends in the time
+this process may take to answer (:mod:`arena_kernel.executors.pace`), so that it never
+waits for the next one to come. The
 run's Ctrl-C (or SIGTERM) reaches this process only: it tells every worker to stop, and
 each ends its bots before it exits; a worker whose coordinator is gone (``kill -9``) sees
 its connection end and does the same. A worker's set-up failure is the run's
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arena_kernel.errors import SetupError
+from arena_kernel.executors.pace import Pace
 from arena_kernel.model import Event, GameRecord, make_event
 from arena_kernel.processes.cancel_proof import to_the_end
 
@@ -47,8 +49,9 @@ if TYPE_CHECKING:
     from arena_kernel.match.schedule import Pending, Session
     from arena_kernel.match.spec import MatchSpec
 
-AHEAD = 4
-"""Sessions a worker is handed beyond those it plays, to start as soon as one ends."""
+AHEAD = 32
+"""The most sessions a worker is handed beyond those it plays, to start as soon as one ends
+(:class:`~arena_kernel.executors.pace.Pace` says how many its pace needs)."""
 
 STOP_LIMIT = 10.0
 """Seconds a stopping worker gets to end its bots and exit (it needs the bots' kill grace)
@@ -150,6 +153,7 @@ class _Worker:
         """The pending games its sessions are of, as last sent to it."""
         self.out: frozenset[str] = frozenset()
         """The bots out of the run, as last sent to it."""
+        self.pace = Pace()
 
     @property
     def label(self) -> str:
@@ -252,9 +256,10 @@ class RefereePool:
 
         Each process plays its share of ``concurrency`` at once (the workers have the
         odd ones: this process also stores every game), so that at most ``concurrency``
-        play in all; a worker is handed ``ahead`` more, which it starts as one of its own
-        ends, so that it never waits for the next one to come. (A run with an SPRT is
-        given none ahead: nothing starts once it has decided.)"""
+        play in all; a worker is handed up to ``ahead`` more, as many as its pace needs,
+        which it starts as one of its own ends, so that it never waits for the next one
+        to come. (A run with an SPRT is given none ahead: nothing starts once it has
+        decided.)"""
         self._results = results
         local = _Here(here, self._changed)
         processes = 1 + len(self.workers)
@@ -292,7 +297,7 @@ class RefereePool:
         most, _, taker = max(free, key=lambda item: item[:2])
         if most > 0:
             return taker
-        room = [w for w in self.workers if w.playing < w.slots + ahead]
+        room = [w for w in self.workers if w.playing < w.slots + w.pace.ahead(ahead)]
         return min(room, key=lambda w: w.playing, default=None)
 
     def _hand(self, worker: _Worker, session: Session, results: Results) -> None:
@@ -335,6 +340,7 @@ class RefereePool:
             results = self._results
             if kind == "done":
                 worker.playing -= 1
+                worker.pace.ended(asyncio.get_running_loop().time())
             elif kind in ("setup-error", "crash"):
                 self._failure = self._failure or body[0]
             elif results is not None:
