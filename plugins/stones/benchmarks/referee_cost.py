@@ -1,7 +1,7 @@
 """What a stones game costs through arena's referee, against the engine alone.
 
     python plugins/stones/benchmarks/referee_cost.py [--games 100] [--trials 5]
-        [--enums integers|strings] [--profile]
+        [--enums integers|strings] [--profile] [--compare DIR]
 
 Every figure is CPU time (``time.process_time``): the machine is shared, and wall-clock
 time measures the neighbours as much as arena. Each trial measures, in rotating order:
@@ -37,6 +37,11 @@ kernel about 3.2 times (referee, event loop, store, transport; 3.8 to 4.5 before
 times the engine is out of reach while every message goes through a codec; 5 times would
 take the kernel's share to about 1.3 times the engine.
 
+``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
+change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one
+trial of it in a child process before each of this process's own, so that both are timed
+on the machine as it is at the time.
+
 ``--profile`` adds one run under cProfile, its own time grouped by the part of arena that
 owns the code (stdlib and built-in functions are charged to their callers, asyncio's loop
 to itself), to show what the referee's cost is made of; cProfile inflates call-heavy code,
@@ -47,8 +52,12 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -182,30 +191,40 @@ def cpu(work: Callable[[], T]) -> tuple[float, T]:
 STEPS = ("engine", "stones", "codec", "referee")
 
 
-def measure(games: int, trials: int, enums: str) -> float:
-    """Print the figures; returns the referee's median CPU seconds per move."""
-    referee_games(2, enums)  # imports every module a run needs
-    per_move: dict[str, list[float]] = {step: [] for step in STEPS}
-    for trial in range(trials):
-        seed = trial * games
-        blocks = ("engine", "stones", "referee")
-        for block in blocks[trial % 3 :] + blocks[: trial % 3]:
-            if block == "engine":
-                seconds, moves = cpu(partial(engine_games, games, seed))
-            elif block == "referee":
-                seconds, moves = cpu(partial(referee_games, games, enums))
-            else:
-                transcript: list[Any] = []
-                seconds, moves = cpu(partial(stones_games, games, seed, enums, transcript))
-                round_trips, _ = cpu(partial(codec_round_trips, transcript))
-                per_move["codec"].append(round_trips / moves)
-            per_move[block].append(seconds / moves)
-        last = {step: times[-1] for step, times in per_move.items()}
-        print(
-            f"trial {trial + 1}: engine {last['engine'] * 1e6:5.1f} us/move;"
-            + "".join(f" {step} {last[step] / last['engine']:5.2f}x" for step in STEPS[1:])
-        )
-    engine, stones, codec, referee = (per_move[step] for step in STEPS)
+def one_trial(games: int, trial: int, enums: str) -> dict[str, float]:
+    """CPU seconds per move of each step, the blocks in an order rotated by ``trial``."""
+    seed = trial * games
+    per_move: dict[str, float] = {}
+    blocks = ("engine", "stones", "referee")
+    for block in blocks[trial % 3 :] + blocks[: trial % 3]:
+        if block == "engine":
+            seconds, moves = cpu(partial(engine_games, games, seed))
+        elif block == "referee":
+            seconds, moves = cpu(partial(referee_games, games, enums))
+        else:
+            transcript: list[Any] = []
+            seconds, moves = cpu(partial(stones_games, games, seed, enums, transcript))
+            round_trips, _ = cpu(partial(codec_round_trips, transcript))
+            per_move["codec"] = round_trips / moves
+        per_move[block] = seconds / moves
+    return per_move
+
+
+def trial_elsewhere(tree: str, games: int, trial: int, enums: str) -> dict[str, float]:
+    """One trial run by a child process on the kernel and the stones plugin of ``tree``."""
+    root = Path(tree)
+    paths = [str(root / "kernel"), str(root / "plugins" / "stones")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    argv = [sys.executable, __file__, "--games", str(games), "--enums", enums]
+    argv += ["--one-trial", str(trial)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    measured: dict[str, float] = json.loads(done.stdout)
+    return measured
+
+
+def report(title: str, trials: list[dict[str, float]]) -> float:
+    """Print the medians of ``trials``; returns the referee's median CPU seconds per move."""
+    engine, stones, codec, referee = ([t[step] for t in trials] for step in STEPS)
 
     def line(name: str, times: list[float]) -> str:
         ratio = median(t / e for t, e in zip(times, engine, strict=True))
@@ -213,17 +232,45 @@ def measure(games: int, trials: int, enums: str) -> float:
 
     stones_added = [s - e for e, s in zip(engine, stones, strict=True)]
     kernel_added = [r - s - c for s, c, r in zip(stones, codec, referee, strict=True)]
+    ratios = [r / e for e, r in zip(engine, referee, strict=True)]
     print(
-        f"\n{games} random-vs-random games per trial, enums = {enums}, {trials} trials;"
-        f" medians of CPU time per move, and of the ratio to the engine's"
+        title
         + line("engine alone", engine)
         + line("+ stones referee, bots", stones_added)
         + line("+ jsonl codec", codec)
         + line("+ kernel", kernel_added)
         + line("= through the referee", referee)
-        + " (run_match, store included)"
+        + f" (run_match, store included; trials {min(ratios):.2f}-{max(ratios):.2f}x)"
     )
     return median(referee)
+
+
+def measure(games: int, trials: int, enums: str, compare: str | None) -> float:
+    """Print the figures; returns the referee's median CPU seconds per move."""
+    referee_games(2, enums)  # imports every module a run needs
+    ours: list[dict[str, float]] = []
+    theirs: list[dict[str, float]] = []
+    for trial in range(trials):
+        if compare:
+            theirs.append(trial_elsewhere(compare, games, trial, enums))
+        last = one_trial(games, trial, enums)
+        ours.append(last)
+        print(
+            f"trial {trial + 1}: engine {last['engine'] * 1e6:5.1f} us/move;"
+            + "".join(f" {step} {last[step] / last['engine']:5.2f}x" for step in STEPS[1:])
+            + (
+                f" (in {compare}: {theirs[-1]['referee'] / theirs[-1]['engine']:5.2f}x)"
+                if compare
+                else ""
+            )
+        )
+    heading = (
+        f"{games} random-vs-random games per trial, enums = {enums}, {trials} trials;"
+        f" medians of CPU time per move, and of the ratio to the engine's"
+    )
+    if compare:
+        report(f"\n{heading}, the tree in {compare}:", theirs)
+    return report(f"\n{heading}{', this tree' if compare else ''}:", ours)
 
 
 STONES = Path(arena_stones.__file__).parent
@@ -315,8 +362,14 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=5, help="interleaved trials (5)")
     parser.add_argument("--enums", choices=("integers", "strings"), default="integers")
     parser.add_argument("--profile", action="store_true", help="then break the cost down")
+    parser.add_argument("--compare", metavar="DIR", help="also measure the tree in DIR")
+    parser.add_argument("--one-trial", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    per_move = measure(args.games, args.trials, args.enums)
+    if args.one_trial is not None:
+        referee_games(2, args.enums)
+        print(json.dumps(one_trial(args.games, args.one_trial, args.enums)))
+        return
+    per_move = measure(args.games, args.trials, args.enums, args.compare)
     if args.profile:
         profile(args.games, args.enums, per_move)
 
