@@ -38,6 +38,192 @@ static PyObject *s_closed, *s_waiter, *s_cpu, *s_owed, *s_deadline, *s_decoder, 
 
 /* ---- decoding one whole line ------------------------------------------------------ */
 
+/* A JSON text of null, true, false, integers of up to 18 digits, strings without escapes
+ * or control characters, arrays and objects (white space anywhere JSON allows it), nested
+ * no deeper than the codec allows: what json.loads makes of it, parsed here. Anything else
+ * (a float, an escape, a big integer, bad JSON) is json's to parse or to reject. */
+typedef struct {
+    const char *at;
+    const char *end;
+} Text;
+
+static void skip_space(Text *t) {
+    while (t->at < t->end && (*t->at == ' ' || *t->at == '\t' || *t->at == '\r')) t->at++;
+}
+
+/* 1: parsed into *value (a new reference); 0: not plain; -1: an error. */
+static int plain_value(Text *t, int depth, PyObject **value);
+
+static int plain_string(Text *t, PyObject **value) {
+    const char *start = ++t->at; /* after the opening quote */
+    while (t->at < t->end) {
+        unsigned char c = (unsigned char)*t->at;
+        if (c == '"') {
+            *value = PyUnicode_DecodeUTF8(start, t->at - start, NULL);
+            t->at++;
+            if (*value == NULL) {
+                if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return -1;
+                PyErr_Clear();
+                return 0;
+            }
+            return 1;
+        }
+        if (c < 0x20 || c == '\\') return 0;
+        t->at++;
+    }
+    return 0;
+}
+
+static int plain_integer(Text *t, PyObject **value) {
+    const char *start = t->at;
+    int negative = *t->at == '-';
+    if (negative) t->at++;
+    const char *digits = t->at;
+    while (t->at < t->end && *t->at >= '0' && *t->at <= '9') t->at++;
+    Py_ssize_t count = t->at - digits;
+    if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return 0;
+    if (t->at < t->end && (*t->at == '.' || *t->at == 'e' || *t->at == 'E')) return 0;
+    long long magnitude = 0;
+    for (const char *d = digits; d < t->at; d++) magnitude = magnitude * 10 + (*d - '0');
+    (void)start;
+    *value = PyLong_FromLongLong(negative ? -magnitude : magnitude);
+    return *value == NULL ? -1 : 1;
+}
+
+static int plain_literal(Text *t, const char *word, Py_ssize_t length, PyObject *constant,
+                         PyObject **value) {
+    if (t->end - t->at < length || memcmp(t->at, word, length) != 0) return 0;
+    t->at += length;
+    Py_INCREF(constant);
+    *value = constant;
+    return 1;
+}
+
+static int plain_array(Text *t, int depth, PyObject **value) {
+    PyObject *list = PyList_New(0);
+    if (list == NULL) return -1;
+    t->at++;
+    skip_space(t);
+    if (t->at < t->end && *t->at == ']') {
+        t->at++;
+        *value = list;
+        return 1;
+    }
+    for (;;) {
+        PyObject *item;
+        int done = plain_value(t, depth + 1, &item);
+        if (done <= 0) {
+            Py_DECREF(list);
+            return done;
+        }
+        int appended = PyList_Append(list, item);
+        Py_DECREF(item);
+        if (appended < 0) {
+            Py_DECREF(list);
+            return -1;
+        }
+        skip_space(t);
+        if (t->at < t->end && *t->at == ',') {
+            t->at++;
+            continue;
+        }
+        if (t->at < t->end && *t->at == ']') {
+            t->at++;
+            *value = list;
+            return 1;
+        }
+        Py_DECREF(list);
+        return 0;
+    }
+}
+
+static int plain_object(Text *t, int depth, PyObject **value) {
+    PyObject *dict = PyDict_New();
+    if (dict == NULL) return -1;
+    t->at++;
+    skip_space(t);
+    if (t->at < t->end && *t->at == '}') {
+        t->at++;
+        *value = dict;
+        return 1;
+    }
+    for (;;) {
+        PyObject *key, *item;
+        skip_space(t);
+        if (t->at >= t->end || *t->at != '"') break;
+        int done = plain_string(t, &key);
+        if (done <= 0) {
+            Py_DECREF(dict);
+            return done;
+        }
+        skip_space(t);
+        if (t->at >= t->end || *t->at != ':') {
+            Py_DECREF(key);
+            break;
+        }
+        t->at++;
+        done = plain_value(t, depth + 1, &item);
+        if (done <= 0) {
+            Py_DECREF(key);
+            Py_DECREF(dict);
+            return done;
+        }
+        int set = PyDict_SetItem(dict, key, item);
+        Py_DECREF(key);
+        Py_DECREF(item);
+        if (set < 0) {
+            Py_DECREF(dict);
+            return -1;
+        }
+        skip_space(t);
+        if (t->at < t->end && *t->at == ',') {
+            t->at++;
+            continue;
+        }
+        if (t->at < t->end && *t->at == '}') {
+            t->at++;
+            *value = dict;
+            return 1;
+        }
+        break;
+    }
+    Py_DECREF(dict);
+    return 0;
+}
+
+static int plain_value(Text *t, int depth, PyObject **value) {
+    skip_space(t);
+    if (t->at >= t->end) return 0;
+    switch (*t->at) {
+        case '"': return plain_string(t, value);
+        case '[': return depth >= config.max_depth ? 0 : plain_array(t, depth, value);
+        case '{': return depth >= config.max_depth ? 0 : plain_object(t, depth, value);
+        case 't': return plain_literal(t, "true", 4, Py_True, value);
+        case 'f': return plain_literal(t, "false", 5, Py_False, value);
+        case 'n': return plain_literal(t, "null", 4, Py_None, value);
+        default:
+            if (*t->at == '-' || (*t->at >= '0' && *t->at <= '9')) return plain_integer(t, value);
+            return 0;
+    }
+}
+
+/* The value of a plain JSON text (see plain_value), a new reference; NULL without an error
+ * for any other text. */
+static PyObject *plain_json(const char *bytes, Py_ssize_t length) {
+    Text t = {bytes, bytes + length};
+    PyObject *value;
+    int done = plain_value(&t, 0, &value);
+    if (done < 0) return NULL;
+    if (done == 0) return NULL;
+    skip_space(&t);
+    if (t.at != t.end) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    return value;
+}
+
+
 /* The message of ``data`` if it is exactly one whole line the decoder would turn into
  * one message at once (its buffer empty, the only LF at the end, within its size, valid
  * UTF-8, and for jsonl a JSON value alone, not nested deeply): a new reference. NULL
@@ -79,6 +265,10 @@ static PyObject *decode_whole(PyObject *decoder, PyObject *data) {
     Py_ssize_t end = n - 1;
     if (end > 0 && bytes[end - 1] == '\r') end--;
     if (end > limit) return NULL;
+    if (jsonl) {
+        PyObject *plain = plain_json(bytes, end);
+        if (plain != NULL || PyErr_Occurred()) return plain;
+    }
     PyObject *text = PyUnicode_DecodeUTF8(bytes, end, NULL);
     if (text == NULL) {
         if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) PyErr_Clear();
@@ -296,6 +486,159 @@ static PyTypeObject ReaderType = {
 
 /* ---- encoding --------------------------------------------------------------------- */
 
+/* A growing byte buffer. */
+typedef struct {
+    char *data;
+    Py_ssize_t size;
+    Py_ssize_t used;
+} Out;
+
+static int out_reserve(Out *out, Py_ssize_t more) {
+    if (out->used + more <= out->size) return 0;
+    Py_ssize_t size = out->size ? out->size : 256;
+    while (size < out->used + more) size *= 2;
+    char *data = PyMem_Realloc(out->data, size);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    out->data = data;
+    out->size = size;
+    return 0;
+}
+
+static int out_write(Out *out, const char *text, Py_ssize_t length) {
+    if (out_reserve(out, length) < 0) return -1;
+    memcpy(out->data + out->used, text, length);
+    out->used += length;
+    return 0;
+}
+
+static const char HEX[] = "0123456789abcdef";
+
+static int out_escaped(Out *out, Py_UCS4 c) {
+    char text[12];
+    Py_ssize_t n = 0;
+    switch (c) {
+        case '\\': text[n++] = '\\'; text[n++] = '\\'; break;
+        case '"': text[n++] = '\\'; text[n++] = '"'; break;
+        case '\b': text[n++] = '\\'; text[n++] = 'b'; break;
+        case '\f': text[n++] = '\\'; text[n++] = 'f'; break;
+        case '\n': text[n++] = '\\'; text[n++] = 'n'; break;
+        case '\r': text[n++] = '\\'; text[n++] = 'r'; break;
+        case '\t': text[n++] = '\\'; text[n++] = 't'; break;
+        default: {
+            Py_UCS4 units[2];
+            int count = 1;
+            if (c >= 0x10000) {
+                Py_UCS4 v = c - 0x10000;
+                units[0] = 0xd800 | ((v >> 10) & 0x3ff);
+                units[1] = 0xdc00 | (v & 0x3ff);
+                count = 2;
+            } else {
+                units[0] = c;
+            }
+            for (int i = 0; i < count; i++) {
+                text[n++] = '\\';
+                text[n++] = 'u';
+                text[n++] = HEX[(units[i] >> 12) & 0xf];
+                text[n++] = HEX[(units[i] >> 8) & 0xf];
+                text[n++] = HEX[(units[i] >> 4) & 0xf];
+                text[n++] = HEX[units[i] & 0xf];
+            }
+        }
+    }
+    return out_write(out, text, n);
+}
+
+/* A str as json's ensure_ascii writes it. */
+static int out_string(Out *out, PyObject *text) {
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *chars = PyUnicode_DATA(text);
+    if (out_reserve(out, length + 2) < 0) return -1;
+    out->data[out->used++] = '"';
+    for (Py_ssize_t i = 0; i < length; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, chars, i);
+        if (c >= ' ' && c <= '~' && c != '\\' && c != '"') {
+            if (out_reserve(out, 1) < 0) return -1;
+            out->data[out->used++] = (char)c;
+        } else if (out_escaped(out, c) < 0) {
+            return -1;
+        }
+    }
+    return out_write(out, "\"", 1);
+}
+
+#define PLAIN_DEPTH 64
+
+/* ``value`` as compact JSON: 1 written, 0 not a value written here (the generic encoder
+ * takes the whole message), -1 an error. */
+static int out_value(Out *out, PyObject *value, int depth) {
+    if (value == Py_None) return out_write(out, "null", 4) < 0 ? -1 : 1;
+    if (value == Py_True) return out_write(out, "true", 4) < 0 ? -1 : 1;
+    if (value == Py_False) return out_write(out, "false", 5) < 0 ? -1 : 1;
+    PyTypeObject *type = Py_TYPE(value);
+    if (type == &PyLong_Type) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow) return 0;
+        if (v == -1 && PyErr_Occurred()) return -1;
+        char text[24];
+        char *end = text + sizeof text, *at = end;
+        unsigned long long magnitude = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        do {
+            *--at = (char)('0' + magnitude % 10);
+            magnitude /= 10;
+        } while (magnitude);
+        if (v < 0) *--at = '-';
+        return out_write(out, at, end - at) < 0 ? -1 : 1;
+    }
+    if (type == &PyUnicode_Type) return out_string(out, value) < 0 ? -1 : 1;
+    if (depth >= PLAIN_DEPTH) return 0;
+    if (type == &PyList_Type || type == &PyTuple_Type) {
+        if (out_write(out, "[", 1) < 0) return -1;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(value); i++) {
+            if (i && out_write(out, ",", 1) < 0) return -1;
+            /* a list may change size under a __repr__ of nothing here: none is called */
+            int done = out_value(out, PySequence_Fast_GET_ITEM(value, i), depth + 1);
+            if (done <= 0) return done;
+        }
+        return out_write(out, "]", 1) < 0 ? -1 : 1;
+    }
+    if (type == &PyDict_Type) {
+        if (out_write(out, "{", 1) < 0) return -1;
+        Py_ssize_t position = 0;
+        PyObject *key, *item;
+        int first = 1;
+        while (PyDict_Next(value, &position, &key, &item)) {
+            if (!PyUnicode_CheckExact(key)) return 0;
+            if (!first && out_write(out, ",", 1) < 0) return -1;
+            first = 0;
+            if (out_string(out, key) < 0 || out_write(out, ":", 1) < 0) return -1;
+            int done = out_value(out, item, depth + 1);
+            if (done <= 0) return done;
+        }
+        return out_write(out, "}", 1) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* The jsonl line of a message of None, bools, ints of 64 bits, strs, lists, tuples and
+ * dicts with str keys, nested less than PLAIN_DEPTH deep: new reference; NULL without an
+ * error for any other message (a float, a big int, another type: the generic encoder's). */
+static PyObject *encode_plain_json(PyObject *message) {
+    Out out = {NULL, 0, 0};
+    int done = out_value(&out, message, 0);
+    PyObject *result = NULL;
+    if (done > 0 && out_write(&out, "\n", 1) == 0) {
+        result = PyBytes_FromStringAndSize(out.data, out.used);
+    }
+    PyMem_Free(out.data);
+    return result;
+}
+
+
 /* The bytes of ``message`` as the channel's codec writes them: new reference, or NULL
  * with an error (the codec's own, raised by its Python encode where it is not the usual
  * message of a line or jsonl codec). */
@@ -326,7 +669,11 @@ static PyObject *encode(PyObject *codec, PyObject *message) {
                 return out;
             }
         }
-    } else if (type == config.jsonl_codec && config.encode_json != Py_None) {
+    } else if (type == config.jsonl_codec) {
+        PyObject *line = encode_plain_json(message);
+        if (line != NULL || PyErr_Occurred()) return line;
+    }
+    if (type == config.jsonl_codec && config.encode_json != Py_None) {
         PyObject *chunks = PyObject_CallFunction(config.encode_json, "Oi", message, 0);
         if (chunks != NULL) {
             PyObject *text = PyUnicode_Join(s_empty, chunks);
