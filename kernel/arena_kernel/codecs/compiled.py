@@ -11,6 +11,7 @@ to it unchanged, so the Python is the reference: the tests run both ways, and
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 from typing import Any
@@ -25,7 +26,7 @@ def _load() -> ModuleType | None:
     if os.environ.get("ARENA_PURE_PYTHON"):
         return None
     try:
-        from arena_kernel.codecs import _fast
+        _fast = importlib.import_module("arena_kernel.codecs._fast")
     except ImportError:
         return None
     _fast.configure_codecs(

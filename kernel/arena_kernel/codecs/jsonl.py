@@ -61,7 +61,7 @@ def _encode(message: Any) -> str:
 
 _DECODER = json.JSONDecoder()
 _raw_decode = _DECODER.raw_decode
-SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once
+SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 """The scanner ``raw_decode`` calls (json's C one, where there is one): ``SCAN(text, 0)``
 is ``(value, end)`` of the value at the start of ``text``, or raises StopIteration."""
 

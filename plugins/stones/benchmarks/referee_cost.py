@@ -13,7 +13,8 @@ time measures the neighbours as much as arena. Each trial measures, in rotating 
   :func:`~arena_stones.simulate.duel`, which plays the referee's part as ``game.py`` does
   (requests, judging, echoes), without the kernel and without a codec;
 - **codec**: every message of those games (each echo once per bot, as the referee sends
-  it) encoded and decoded once by the ``jsonl`` codec, as each is in a run;
+  it) encoded and decoded once by the ``jsonl`` codec, as each is in a run (compiled,
+  where the kernel has the extension: see ``arena_kernel/codecs/compiled.py``);
 - **referee**: as many games by ``run_match`` (``arena_kernel.runner.api.run_match``, as
   the test kit exports it) on a real match file, two ``inproc = true`` random bots, one
   game at a time, **store included**: every game and its transcript go to a fresh SQLite
@@ -149,11 +150,19 @@ def stones_games(games: int, seed: int, enums: str, transcript: list[Any]) -> in
 
 
 def codec_round_trips(transcript: list[Any]) -> None:
-    """Encode and decode every message of ``transcript`` once, as a run does."""
+    """Encode and decode every message of ``transcript`` once, as a run does: by the
+    kernel's compiled codecs where it has them (``arena_kernel.codecs.compiled``, which a
+    kernel before them lacks), else by the codec's own methods."""
     codec = JsonlCodec()
     decoder = codec.decoder()
+    try:
+        from arena_kernel.codecs.compiled import encode, feed
+    except ImportError:
+        for message in transcript:
+            decoder.feed(codec.encode(message))
+        return
     for message in transcript:
-        decoder.feed(codec.encode(message))
+        feed(decoder, encode(codec, message))
 
 
 def match_file(folder: Path, games: int, enums: str) -> Path:
