@@ -28,15 +28,18 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (runs alternated with the kernel before, at a load near 8): 7.2 to 8.1
-times the engine, some 243 to 260 µs of CPU per move against 31 to 32 µs for the engine
-(8.2 to 9.3 times, 324 to 335 µs, before the one-step reply path of the table and the
-channel and events made by setting their slots). Of that, the stones referee and bots add
-about 2 times the engine (building and checking the 81-cell board at every request), the
-jsonl codec about 1.7 times (that board through JSON both ways at every request), and the
-kernel about 3.2 times (referee, event loop, store, transport; 3.8 to 4.5 before). Three
-times the engine is out of reach while every message goes through a codec; 5 times would
-take the kernel's share to about 1.3 times the engine.
+Where it stands (``--games 40 --trials 7 --compare`` with the tree before the compiled
+codecs and round trip, at a load near 4): 7.8 times the engine, 260 µs of CPU per move
+against 37 µs for the engine, where the tree before took 8.5 times, 327 µs, in the same
+run (7.2 to 8.1 times at a load near 8 in earlier runs). The per-trial ratios spread from
+6.2 to 10.2 times, as the engine's own figure moves by half with the machine's load. Of
+that, the stones referee and bots add about 2.2 times the engine (building and checking
+the 81-cell board at every request; 2.6 before the usual reply was read in one step), the
+jsonl codec, now compiled for the usual values, about 0.7 times (1.9), and the kernel about
+3.2 to 4 times (referee, event loop, store, events, the in-process transport). 5 times
+would take the kernel's share to about 2 times the engine: the store and the game's events
+(each message's made once per game) and the event loop's two iterations a move are most
+of what is left; the bots' own following of the game is the plugin's.
 
 ``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
 change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one
