@@ -23,17 +23,24 @@ and highest).
 ``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
 kernel from before a change), in a child process run between this process's own trials.
 
-Where it stands (two cores at a load near 8, 7 trials of 3000, the kernel before in the
-same run with ``--compare``): arena's stdio + line round trip costs 1.49 times the bare
-asyncio one in CPU (1.64 before the one-step reply path: ``Table.ask`` and the channel's
-read callback each end the usual request in one step, the line framing decodes a read of
-one whole line at once; 2.1 to 2.6 long ago); tcp + jsonl 2.11 times (2.30), which is 1.62
-times a bare asyncio round trip on tcp (1.76): the loopback's system calls cost a third more
-than a pipe's. The game's record, made after the round trips, 4.2 µs a round trip (5.9
-before events were made by setting their slots). What is left is some 12 Python calls per
-round trip (table, channel, codec, connection, log, the reply); 1.3 times would take
-merging those layers for the usual request, or a compiled hot path (mypyc fits: the kernel
-is ``mypy --strict``).
+Where it stands (two cores, 7 trials of 3000, the kernel before in the same run with
+``--compare``; two runs, at loads near 7 and near 3): with the compiled round trip
+(``kernel/arena_kernel/codecs/_fast.c``: ``Channel.ask`` and the read of the one whole line
+that answers it, the line and jsonl codecs' usual messages), arena's stdio + line round
+trip costs 1.48 and 1.49 times the bare asyncio one in CPU (1.71 and 1.52 before: within
+the spread of the trials, 1.24 to 2.18; 2.1 to 2.6 long ago); stdio + jsonl 1.54 times
+(2.06 and 1.85); tcp + jsonl 2.37 and 2.26 times (3.00 and 2.68), which is 1.37 and 1.36
+times a bare asyncio round trip on tcp (1.75 and 1.61). The game's record, made after the
+round trips, 4.4 to 5.2 µs a round trip. On the Python code alone (``ARENA_PURE_PYTHON=1``,
+5 trials at a load near 3) the figures are those before: line 1.56 (1.64 before in the same
+run), jsonl 1.91 (1.95), tcp 1.66 times its floor (1.61).
+
+The compiled path saves the jsonl codec's Python and JSON layers, but on the line codec
+little: it reaches the channel's attributes by name, as the Python does, and what is left
+is the table's coroutine and its ``Reply``, the connection's read and write, the future and
+the event loop's two iterations a round trip. 1.3 times would take the channel's state in
+a compiled object of its own (its attributes read as fields) and the table's usual step
+compiled too.
 """
 
 from __future__ import annotations

@@ -59,7 +59,11 @@ def _encode(message: Any) -> str:
         return _ENCODER.encode(message)
 
 
-_raw_decode = json.JSONDecoder().raw_decode
+_DECODER = json.JSONDecoder()
+_raw_decode = _DECODER.raw_decode
+SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+"""The scanner ``raw_decode`` calls (json's C one, where there is one): ``SCAN(text, 0)``
+is ``(value, end)`` of the value at the start of ``text``, or raises StopIteration."""
 
 
 def _loads(text: str) -> Any:

@@ -15,9 +15,11 @@ import time
 from collections import deque
 from typing import Any
 
+from arena_kernel.codecs import compiled
 from arena_kernel.codecs.base import Codec
 from arena_kernel.model import Fault, FaultKind
 from arena_kernel.processes.cpu_meter import CpuMeter
+from arena_kernel.referee import hot_path
 from arena_kernel.referee.alarm import Cancellable, Scheduler, alarm
 from arena_kernel.referee.eventlog import MAX_LOGGED_TEXT, EventLog, wire_text
 from arena_kernel.transports.base import Connection
@@ -176,7 +178,9 @@ class Channel:
         self.log: EventLog | None = None
         self.seat: int | None = None
         if connection is not None:
-            connection.start(self._on_data, self._on_closed)
+            compiled = hot_path.COMPILED
+            reader = self._on_data if compiled is None else compiled.Reader(self)
+            connection.start(reader, self._on_closed)
 
     @classmethod
     def failed(cls, name: str, identifier: str, codec: Codec, detail: str) -> Channel:
@@ -335,7 +339,12 @@ class Channel:
 
     def post(self, message: Any) -> None:
         """Encode and write one message; a gone bot silently drops it (its fault is known)."""
-        self._write(self.codec.encode(message), time.monotonic())
+        self._write(compiled.encode(self.codec, message), time.monotonic())
+
+    def post_encoded(self, data: bytes) -> None:
+        """Write one message already encoded by this channel's codec (:meth:`post` without
+        the encoding: a broadcast encodes its message once for every seat)."""
+        self._write(data, time.monotonic())
 
     def _write(self, data: bytes, stamp: float) -> None:
         if self.log is not None:
@@ -407,6 +416,33 @@ class Channel:
         # first check is later than the one before, so a timer left over from an answered
         # request simply rings, finds the new check and waits on. Most requests cost no
         # timer. (The alarm's clock is time.monotonic, as every stamp here.)
+        if self._timer is None or self._timer_at > check_at:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._set_timer(check_at)
+        return waiter
+
+    def ask(self, message: Any, delay: float) -> asyncio.Future[RequestResult]:
+        """:meth:`request` of ``message`` on the wall clock, due within ``delay`` s, in one
+        step: the request of nearly every round trip (the table's usual one), and what the
+        compiled path (:mod:`~arena_kernel.referee.hot_path`) does in its place."""
+        loop = self._loop
+        if loop is None:
+            return self.request(message, delay)
+        waiter = loop.create_future()
+        self._waiter = waiter
+        data = self.codec.encode(message)
+        self._cpu = None
+        self._sent_at = sent_at = time.monotonic()
+        self._pending_bytes = 0
+        self._check_at = self._deadline = check_at = sent_at + delay
+        if self.log is not None:
+            text = data if len(data) <= MAX_LOGGED_TEXT else wire_text(data)
+            self.log.record((sent_at, "send", self.seat, text, None, None))
+        if self.closed is None and self.connection is not None:
+            self.connection.write(data)
+        if self.closed is not None and not waiter.done():
+            self._end(waiter, self.closed, 0.0)
         if self._timer is None or self._timer_at > check_at:
             if self._timer is not None:
                 self._timer.cancel()

@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
+from arena_kernel.codecs import compiled
+from arena_kernel.codecs.base import Codec
 from arena_kernel.model import Fault, FaultKind
+from arena_kernel.referee import hot_path
 from arena_kernel.referee.channel import Channel, RequestResult
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
@@ -163,9 +166,19 @@ class Table:
         """Send to every seat (or to ``seats``); a callable gets the seat and builds its
         message (for protocols where each player sees the world from its own side)."""
         targets = range(len(self.seats)) if seats is None else seats
-        build = message if callable(message) else None
+        if callable(message):
+            for seat in targets:
+                self.seats[seat].channel.post(message(seat))
+            return
+        # One message, encoded once per codec (the seats of a game share theirs).
+        codec: Codec | None = None
+        data = b""
         for seat in targets:
-            self.seats[seat].channel.post(build(seat) if build else message)
+            channel = self.seats[seat].channel
+            if channel.codec is not codec:
+                codec = channel.codec
+                data = compiled.encode(codec, message)
+            channel.post_encoded(data)
 
     # -- requests -----------------------------------------------------------------
 
@@ -190,7 +203,13 @@ class Table:
             # Nearly every request, in one step: _limit, _request and _reply of a reply
             # clock on the wall clock with no game budget, after the first reply.
             clocks = self.clocks
-            result = await channel.request(message, clocks.reply + clocks.grace)
+            delay = clocks.reply + clocks.grace
+            compiled = hot_path.COMPILED
+            result = await (
+                channel.ask(message, delay)
+                if compiled is None
+                else compiled.ask(channel, message, delay)
+            )
             if type(result[0]) is not Fault:
                 return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
             return self._reply(s, result, unsolicited, _plain(clocks.reply, True))

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from arena_kernel.bots.logic import BotLogic
+from arena_kernel.codecs import compiled
 from arena_kernel.model import Fault
 from arena_kernel.transports.base import (
     ConnectError,
@@ -94,7 +95,7 @@ class InprocConnection(Connection):
     def write(self, data: bytes) -> None:
         if self._failure is not None or self._closed:
             return
-        for message, raw in self._decoder.feed(data):
+        for message, raw in compiled.feed(self._decoder, data):
             if isinstance(message, Fault):
                 raise RuntimeError(
                     f'the referee wrote bytes the "{self._launch.codec.name}" codec cannot '
@@ -114,7 +115,10 @@ class InprocConnection(Connection):
         """The bot's encoded replies to ``message``; what it raises is kept in its log
         and raised again."""
         try:
-            return b"".join(map(self._launch.codec.encode, self._bot.on_message(message)))
+            codec = self._launch.codec
+            return b"".join(
+                [compiled.encode(codec, reply) for reply in self._bot.on_message(message)]
+            )
         except Exception as exc:
             _log_traceback(self._launch, exc)
             raise

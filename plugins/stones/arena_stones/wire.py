@@ -37,21 +37,30 @@ class Encoder:
         return {"Color": self.enum(color)}
 
     def request(self, matrix: list[list[int]], allowed: tuple[int, ...]) -> dict[str, Any]:
-        return {"Board": {"state": matrix}, "AllowedMoves": [self.enum(t) for t in allowed]}
+        moves = [str(t) for t in allowed] if self.contest else list(allowed)
+        return {"Board": {"state": matrix}, "AllowedMoves": moves}
 
     def move(self, move_type: int, frm: Location, to: Location) -> dict[str, Any]:
-        if self.contest and move_type == PASS:
-            return {"Type": self.enum(move_type)}
-        return {"Type": self.enum(move_type), "From": location(frm), "To": location(to)}
+        if self.contest:
+            if move_type == PASS:
+                return {"Type": str(move_type)}
+            return {"Type": str(move_type), "From": location(frm), "To": location(to)}
+        return {
+            "Type": move_type,
+            "From": None if frm is None else {"X": frm[0], "Y": frm[1]},
+            "To": None if to is None else {"X": to[0], "Y": to[1]},
+        }
 
     def processed(
         self, player: int, move_type: int, frm: Location, to: Location, winner: int
     ) -> dict[str, Any]:
-        return {
-            "Player": self.enum(player),
-            "Move": self.move(move_type, frm, to),
-            "Winner": self.enum(winner),
-        }
+        if self.contest:
+            return {
+                "Player": str(player),
+                "Move": self.move(move_type, frm, to),
+                "Winner": str(winner),
+            }
+        return {"Player": player, "Move": self.move(move_type, frm, to), "Winner": winner}
 
 
 def location(xy: Location) -> dict[str, int] | None:
@@ -85,12 +94,36 @@ def _location(message: dict[str, Any], key: str, move_type: int) -> Location:
     return _integer(value["X"], key, ".X"), _integer(value["Y"], key, ".Y")
 
 
+_ODD: Any = object()
+"""A location :func:`_plain_location` leaves to :func:`_location`."""
+
+
+def _plain_location(value: Any) -> Any:
+    """A null location, or ``{"X": int, "Y": int}`` as ``(x, y)``; :data:`_ODD` for anything
+    else (a missing key, a string coordinate, another shape)."""
+    if value is None:
+        return None
+    if type(value) is dict and len(value) == 2:
+        x, y = value.get("X"), value.get("Y")
+        if type(x) is int and type(y) is int:
+            return x, y
+    return _ODD
+
+
 def parse_move(message: Any) -> tuple[int, Location, Location]:
     """``(type, from, to)`` of a move reply; raises :class:`WireError` for anything else.
 
     Only the shape is checked here; whether the move is legal is the engine's judgement
     (a pass that names a location, or an attack with a null one, is a move it rejects).
     """
+    if type(message) is dict and len(message) == 3:
+        # The usual reply, an int Type and null or {"X": int, "Y": int} locations, read at
+        # once; anything else is read (and rejected, or not) step by step below.
+        move_type = message.get("Type")
+        frm = _plain_location(message.get("From", message))
+        to = _plain_location(message.get("To", message))
+        if type(move_type) is int and move_type in ANY_MOVE and frm is not _ODD and to is not _ODD:
+            return move_type, frm, to
     if not isinstance(message, dict):
         raise WireError(f"a move must be a JSON object, not {message!r}")
     if "Type" not in message:

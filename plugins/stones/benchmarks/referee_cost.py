@@ -1,7 +1,7 @@
 """What a stones game costs through arena's referee, against the engine alone.
 
     python plugins/stones/benchmarks/referee_cost.py [--games 100] [--trials 5]
-        [--enums integers|strings] [--profile]
+        [--enums integers|strings] [--profile] [--compare DIR]
 
 Every figure is CPU time (``time.process_time``): the machine is shared, and wall-clock
 time measures the neighbours as much as arena. Each trial measures, in rotating order:
@@ -13,7 +13,8 @@ time measures the neighbours as much as arena. Each trial measures, in rotating 
   :func:`~arena_stones.simulate.duel`, which plays the referee's part as ``game.py`` does
   (requests, judging, echoes), without the kernel and without a codec;
 - **codec**: every message of those games (each echo once per bot, as the referee sends
-  it) encoded and decoded once by the ``jsonl`` codec, as each is in a run;
+  it) encoded and decoded once by the ``jsonl`` codec, as each is in a run (compiled,
+  where the kernel has the extension: see ``arena_kernel/codecs/compiled.py``);
 - **referee**: as many games by ``run_match`` (``arena_kernel.runner.api.run_match``, as
   the test kit exports it) on a real match file, two ``inproc = true`` random bots, one
   game at a time, **store included**: every game and its transcript go to a fresh SQLite
@@ -27,15 +28,23 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (runs alternated with the kernel before, at a load near 8): 7.2 to 8.1
-times the engine, some 243 to 260 µs of CPU per move against 31 to 32 µs for the engine
-(8.2 to 9.3 times, 324 to 335 µs, before the one-step reply path of the table and the
-channel and events made by setting their slots). Of that, the stones referee and bots add
-about 2 times the engine (building and checking the 81-cell board at every request), the
-jsonl codec about 1.7 times (that board through JSON both ways at every request), and the
-kernel about 3.2 times (referee, event loop, store, transport; 3.8 to 4.5 before). Three
-times the engine is out of reach while every message goes through a codec; 5 times would
-take the kernel's share to about 1.3 times the engine.
+Where it stands (``--games 40 --trials 7 --compare`` with the tree before the compiled
+codecs and round trip, at a load near 4): 7.8 times the engine, 260 µs of CPU per move
+against 37 µs for the engine, where the tree before took 8.5 times, 327 µs, in the same
+run (7.2 to 8.1 times at a load near 8 in earlier runs). The per-trial ratios spread from
+6.2 to 10.2 times, as the engine's own figure moves by half with the machine's load. Of
+that, the stones referee and bots add about 2.2 times the engine (building and checking
+the 81-cell board at every request; 2.6 before the usual reply was read in one step), the
+jsonl codec, now compiled for the usual values, about 0.7 times (1.9), and the kernel about
+3.2 to 4 times (referee, event loop, store, events, the in-process transport). 5 times
+would take the kernel's share to about 2 times the engine: the store and the game's events
+(each message's made once per game) and the event loop's two iterations a move are most
+of what is left; the bots' own following of the game is the plugin's.
+
+``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
+change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one
+trial of it in a child process before each of this process's own, so that both are timed
+on the machine as it is at the time.
 
 ``--profile`` adds one run under cProfile, its own time grouped by the part of arena that
 owns the code (stdlib and built-in functions are charged to their callers, asyncio's loop
@@ -47,8 +56,12 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -140,11 +153,19 @@ def stones_games(games: int, seed: int, enums: str, transcript: list[Any]) -> in
 
 
 def codec_round_trips(transcript: list[Any]) -> None:
-    """Encode and decode every message of ``transcript`` once, as a run does."""
+    """Encode and decode every message of ``transcript`` once, as a run does: by the
+    kernel's compiled codecs where it has them (``arena_kernel.codecs.compiled``, which a
+    kernel before them lacks), else by the codec's own methods."""
     codec = JsonlCodec()
     decoder = codec.decoder()
+    try:
+        from arena_kernel.codecs.compiled import encode, feed
+    except ImportError:
+        for message in transcript:
+            decoder.feed(codec.encode(message))
+        return
     for message in transcript:
-        decoder.feed(codec.encode(message))
+        feed(decoder, encode(codec, message))
 
 
 def match_file(folder: Path, games: int, enums: str) -> Path:
@@ -182,30 +203,40 @@ def cpu(work: Callable[[], T]) -> tuple[float, T]:
 STEPS = ("engine", "stones", "codec", "referee")
 
 
-def measure(games: int, trials: int, enums: str) -> float:
-    """Print the figures; returns the referee's median CPU seconds per move."""
-    referee_games(2, enums)  # imports every module a run needs
-    per_move: dict[str, list[float]] = {step: [] for step in STEPS}
-    for trial in range(trials):
-        seed = trial * games
-        blocks = ("engine", "stones", "referee")
-        for block in blocks[trial % 3 :] + blocks[: trial % 3]:
-            if block == "engine":
-                seconds, moves = cpu(partial(engine_games, games, seed))
-            elif block == "referee":
-                seconds, moves = cpu(partial(referee_games, games, enums))
-            else:
-                transcript: list[Any] = []
-                seconds, moves = cpu(partial(stones_games, games, seed, enums, transcript))
-                round_trips, _ = cpu(partial(codec_round_trips, transcript))
-                per_move["codec"].append(round_trips / moves)
-            per_move[block].append(seconds / moves)
-        last = {step: times[-1] for step, times in per_move.items()}
-        print(
-            f"trial {trial + 1}: engine {last['engine'] * 1e6:5.1f} us/move;"
-            + "".join(f" {step} {last[step] / last['engine']:5.2f}x" for step in STEPS[1:])
-        )
-    engine, stones, codec, referee = (per_move[step] for step in STEPS)
+def one_trial(games: int, trial: int, enums: str) -> dict[str, float]:
+    """CPU seconds per move of each step, the blocks in an order rotated by ``trial``."""
+    seed = trial * games
+    per_move: dict[str, float] = {}
+    blocks = ("engine", "stones", "referee")
+    for block in blocks[trial % 3 :] + blocks[: trial % 3]:
+        if block == "engine":
+            seconds, moves = cpu(partial(engine_games, games, seed))
+        elif block == "referee":
+            seconds, moves = cpu(partial(referee_games, games, enums))
+        else:
+            transcript: list[Any] = []
+            seconds, moves = cpu(partial(stones_games, games, seed, enums, transcript))
+            round_trips, _ = cpu(partial(codec_round_trips, transcript))
+            per_move["codec"] = round_trips / moves
+        per_move[block] = seconds / moves
+    return per_move
+
+
+def trial_elsewhere(tree: str, games: int, trial: int, enums: str) -> dict[str, float]:
+    """One trial run by a child process on the kernel and the stones plugin of ``tree``."""
+    root = Path(tree)
+    paths = [str(root / "kernel"), str(root / "plugins" / "stones")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    argv = [sys.executable, __file__, "--games", str(games), "--enums", enums]
+    argv += ["--one-trial", str(trial)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    measured: dict[str, float] = json.loads(done.stdout)
+    return measured
+
+
+def report(title: str, trials: list[dict[str, float]]) -> float:
+    """Print the medians of ``trials``; returns the referee's median CPU seconds per move."""
+    engine, stones, codec, referee = ([t[step] for t in trials] for step in STEPS)
 
     def line(name: str, times: list[float]) -> str:
         ratio = median(t / e for t, e in zip(times, engine, strict=True))
@@ -213,17 +244,45 @@ def measure(games: int, trials: int, enums: str) -> float:
 
     stones_added = [s - e for e, s in zip(engine, stones, strict=True)]
     kernel_added = [r - s - c for s, c, r in zip(stones, codec, referee, strict=True)]
+    ratios = [r / e for e, r in zip(engine, referee, strict=True)]
     print(
-        f"\n{games} random-vs-random games per trial, enums = {enums}, {trials} trials;"
-        f" medians of CPU time per move, and of the ratio to the engine's"
+        title
         + line("engine alone", engine)
         + line("+ stones referee, bots", stones_added)
         + line("+ jsonl codec", codec)
         + line("+ kernel", kernel_added)
         + line("= through the referee", referee)
-        + " (run_match, store included)"
+        + f" (run_match, store included; trials {min(ratios):.2f}-{max(ratios):.2f}x)"
     )
     return median(referee)
+
+
+def measure(games: int, trials: int, enums: str, compare: str | None) -> float:
+    """Print the figures; returns the referee's median CPU seconds per move."""
+    referee_games(2, enums)  # imports every module a run needs
+    ours: list[dict[str, float]] = []
+    theirs: list[dict[str, float]] = []
+    for trial in range(trials):
+        if compare:
+            theirs.append(trial_elsewhere(compare, games, trial, enums))
+        last = one_trial(games, trial, enums)
+        ours.append(last)
+        print(
+            f"trial {trial + 1}: engine {last['engine'] * 1e6:5.1f} us/move;"
+            + "".join(f" {step} {last[step] / last['engine']:5.2f}x" for step in STEPS[1:])
+            + (
+                f" (in {compare}: {theirs[-1]['referee'] / theirs[-1]['engine']:5.2f}x)"
+                if compare
+                else ""
+            )
+        )
+    heading = (
+        f"{games} random-vs-random games per trial, enums = {enums}, {trials} trials;"
+        f" medians of CPU time per move, and of the ratio to the engine's"
+    )
+    if compare:
+        report(f"\n{heading}, the tree in {compare}:", theirs)
+    return report(f"\n{heading}{', this tree' if compare else ''}:", ours)
 
 
 STONES = Path(arena_stones.__file__).parent
@@ -315,8 +374,14 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=5, help="interleaved trials (5)")
     parser.add_argument("--enums", choices=("integers", "strings"), default="integers")
     parser.add_argument("--profile", action="store_true", help="then break the cost down")
+    parser.add_argument("--compare", metavar="DIR", help="also measure the tree in DIR")
+    parser.add_argument("--one-trial", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    per_move = measure(args.games, args.trials, args.enums)
+    if args.one_trial is not None:
+        referee_games(2, args.enums)
+        print(json.dumps(one_trial(args.games, args.one_trial, args.enums)))
+        return
+    per_move = measure(args.games, args.trials, args.enums, args.compare)
     if args.profile:
         profile(args.games, args.enums, per_move)
 

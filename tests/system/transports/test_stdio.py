@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import os
 import resource
 import signal
@@ -399,6 +400,7 @@ def test_out_of_descriptors_while_starting_a_bot_is_the_arenas_failure(
     launch = make_launch(bot_script(ECHO))
 
     async def main():
+        gc.collect()  # an event loop another test left unclosed closes its files when collected
         before = open_descriptors()
         filler = []
         with contextlib.suppress(OSError):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arena_stones.rules import ANY_MOVE, ATTACK, ATTACK_ONLY, PASS, STRENGTHEN, WHITE, Position
 from arena_stones.wire import Encoder, WireError, parse_move
@@ -94,3 +96,63 @@ def test_the_echo_of_an_attack_names_both_cells_in_either_setting(contest):
 
 def _board() -> list[list[int]]:
     return Position.initial().matrix()
+
+
+class _Stepwise(dict):
+    """A reply parse_move reads step by step (its usual-reply shortcut takes plain dicts)."""
+
+
+_coordinates = st.integers(-2, 10) | st.booleans() | st.sampled_from(["3", " 4 ", "x", None])
+_locations = (
+    st.none()
+    | st.fixed_dictionaries({"X": _coordinates, "Y": _coordinates})
+    | st.dictionaries(st.sampled_from(["X", "Y", "Z"]), _coordinates, max_size=3)
+    | st.integers()
+)
+_replies = st.dictionaries(
+    st.sampled_from(["Type", "From", "To", "Other"]),
+    st.integers(-1, 3) | st.sampled_from(["0", "1", True, None]) | _locations,
+    max_size=4,
+) | st.fixed_dictionaries(
+    {
+        "Type": st.integers(-1, 3) | st.sampled_from(["2", False]),
+        "From": _locations,
+        "To": _locations,
+    }
+)
+
+
+def _parsed(message):
+    try:
+        return parse_move(message)
+    except WireError as exc:
+        return str(exc)
+
+
+@given(_replies)
+def test_the_usual_reply_is_read_as_step_by_step(reply):
+    assert _parsed(reply) == _parsed(_Stepwise(reply))
+
+
+@given(st.sampled_from([WHITE, -WHITE]), st.sampled_from(ANY_MOVE), _locations, _locations)
+def test_the_echo_is_the_protocols_in_both_dialects(player, move_type, frm, to):
+    frm = (1, 2) if frm is not None else None
+    to = (3, 4) if to is not None else None
+    for contest in (False, True):
+        wire = Encoder(contest=contest)
+        enum = str if contest else int
+        move = (
+            {"Type": enum(move_type)}
+            if contest and move_type == PASS
+            else {
+                "Type": enum(move_type),
+                "From": None if frm is None else {"X": frm[0], "Y": frm[1]},
+                "To": None if to is None else {"X": to[0], "Y": to[1]},
+            }
+        )
+        assert wire.processed(player, move_type, frm, to, 0) == {
+            "Player": enum(player),
+            "Move": move,
+            "Winner": enum(0),
+        }
+        assert wire.request([[0]], ANY_MOVE)["AllowedMoves"] == [enum(t) for t in ANY_MOVE]

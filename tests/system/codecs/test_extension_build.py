@@ -1,0 +1,101 @@
+"""The compiled codecs and round trip are optional: where no C compiler works the kernel
+still builds (its wheel has no extension), and a game is refereed by the Python code."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+BUILD_WHEEL = "import setuptools.build_meta as backend; print(backend.build_wheel('dist'))"
+ROUND_TRIP = """
+import asyncio, sys
+sys.meta_path = [f for f in sys.meta_path if "editable" not in getattr(f, "__module__", "")]
+sys.path.insert(0, {folder!r})
+from arena_kernel.codecs import compiled
+from arena_kernel.codecs.jsonl import JsonlCodec
+from arena_kernel.referee import hot_path
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
+assert "{folder}" in compiled.__file__, compiled.__file__
+print("compiled:", compiled.COMPILED, hot_path.COMPILED)
+
+
+class Echo:
+    started = None
+    cpu_meter = None
+    out_of_memory = False
+
+    def start(self, on_data, on_closed):
+        self.on_data = on_data
+
+    def write(self, data):
+        asyncio.get_running_loop().call_soon(self.on_data, data)
+
+    async def close(self):
+        pass
+
+
+async def main():
+    log = EventLog()
+    table = Table([Channel("echo", "echo", Echo(), JsonlCodec())], Clocks(), log)
+    for n in range(3):
+        reply = await table.ask(0, {{"n": n}})
+        print(reply.message, reply.ok)
+    print([event.text for event in log.events])
+
+
+asyncio.run(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kernel built into a wheel with a C compiler that always fails, unpacked."""
+    source = tmp_path_factory.mktemp("kernel")
+    for part in ("kernel", "pyproject.toml", "setup.py", "README.md"):
+        copy = shutil.copytree if (REPO / part).is_dir() else shutil.copy
+        copy(REPO / part, source / part)
+    for built in (source / "kernel").rglob("*.so"):
+        built.unlink()
+    env = {**os.environ, "CC": "false", "LDSHARED": "false"}
+    built = subprocess.run(
+        [sys.executable, "-c", BUILD_WHEEL],
+        cwd=source,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = source / "dist" / built.stdout.split()[-1]
+    installed = tmp_path_factory.mktemp("installed")
+    shutil.unpack_archive(wheel, installed, "zip")
+    return installed
+
+
+def test_without_a_compiler_the_kernel_still_builds_without_the_extension(without_compiler):
+    package = without_compiler / "arena_kernel"
+    assert (package / "codecs" / "compiled.py").is_file()
+    assert not list(package.rglob("_fast*.so")), "no compiler, so no extension"
+
+
+def test_without_the_extension_the_python_referees(without_compiler):
+    done = subprocess.run(
+        [sys.executable, "-c", ROUND_TRIP.format(folder=str(without_compiler))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0] == "compiled: None None"
+    assert lines[1:4] == [f"{{'n': {n}}} True" for n in range(3)]
+    assert lines[4] == str(['{"n":0}', '{"n":0}', '{"n":1}', '{"n":1}', '{"n":2}', '{"n":2}'])
