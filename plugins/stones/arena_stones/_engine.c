@@ -547,8 +547,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
             /* Late strengthens, by the order above, are first searched a request less deep;
              * one that proves better than alpha is searched again at full depth. Captures
              * and the pass are not reduced, nor anything by more than a request: the quiet
-             * move that sets up a double attack on a type's last stack is often a late one,
-             * and reductions that grew with the depth and the move's rank missed it. */
+             * move that sets up a double attack on a type's last stack is often a late one. */
             int reduce = depth >= LMR_DEPTH && i >= 2 && move != first &&
                          move_kind(move) == STRENGTHEN;
             value = child(s, same, depth - 1 - reduce, alpha, alpha + 1, ply + 1);
