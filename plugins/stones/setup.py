@@ -10,7 +10,6 @@ setup(
             "arena_stones._engine",
             sources=["arena_stones/_engine.c"],
             extra_compile_args=["-O3"],
-            libraries=["m"],
             optional=True,
         )
     ]

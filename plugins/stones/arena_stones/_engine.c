@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include <time.h>
 
 #define NCELLS 60
@@ -380,8 +379,7 @@ static int out_of_time(Search *s) {
     return share < STARVED && wall >= s->seconds * share / STARVED;
 }
 
-#define LMR_DEPTH 2      /* late moves are searched less deep from this depth on */
-#define LMR_DIVISOR 1.5  /* the larger, the smaller the reductions */
+#define LMR_DEPTH 3      /* late strengthens are searched a request less deep from this depth on */
 #define CHECK_EVERY 1023 /* the clock is read every 1024 nodes: well under a millisecond */
 
 static Entry *probe(Search *s, uint64_t key) {
@@ -449,13 +447,6 @@ static int pick(uint16_t *moves, int64_t *scores, int from, int n) {
 }
 
 static int search(Search *s, int depth, int alpha, int beta, int ply);
-
-static int reductions[32][64]; /* how much less deep the i-th move at a depth is searched first */
-
-static void init_reductions(void) {
-    for (int d = 1; d < 32; d++)
-        for (int i = 1; i < 64; i++) reductions[d][i] = (int)(0.5 + log(d) * log(i) / LMR_DIVISOR);
-}
 
 static inline int child(Search *s, int same, int depth, int alpha, int beta, int ply) {
     if (same) return search(s, depth, alpha, beta, ply);
@@ -553,13 +544,12 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
         if (i == 0) {
             value = child(s, same, depth - 1, alpha, beta, ply + 1);
         } else {
-            /* Late moves, by the order above, are first searched less deep; a move that
-             * proves better than alpha is searched again at full depth. */
-            int reduce = 0;
-            if (depth >= LMR_DEPTH && i >= 2 && move != first) {
-                reduce = reductions[depth < 32 ? depth : 31][i < 64 ? i : 63];
-                if (reduce > depth - LMR_DEPTH + 1) reduce = depth - LMR_DEPTH + 1;
-            }
+            /* Late strengthens, by the order above, are first searched a request less deep;
+             * one that proves better than alpha is searched again at full depth. Captures
+             * and the pass are not reduced, nor anything by more than a request: the quiet
+             * move that sets up a double attack on a type's last stack is often a late one. */
+            int reduce = depth >= LMR_DEPTH && i >= 2 && move != first &&
+                         move_kind(move) == STRENGTHEN;
             value = child(s, same, depth - 1 - reduce, alpha, alpha + 1, ply + 1);
             if (reduce && value > alpha && !s->stop)
                 value = child(s, same, depth - 1, alpha, alpha + 1, ply + 1);
@@ -1082,7 +1072,6 @@ static struct PyModuleDef engine_module = {
     "The compiled stones engine and searcher (see arena_stones.engine).", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__engine(void) {
-    init_reductions();
     if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&SearcherType) < 0) return NULL;
     PyObject *m = PyModule_Create(&engine_module);
     if (m == NULL) return NULL;

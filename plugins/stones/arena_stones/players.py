@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import sys
+import time
 from abc import ABC, abstractmethod
 
 from arena_kernel.plugin import BotClocks
@@ -182,11 +183,13 @@ def _say_fallback() -> None:
 
 class PythonSearchPlayer(Player):
     """The Python searcher (:mod:`arena_stones.search`) with its per-move budget: the
-    reference the compiled one is measured against, and the ``search-py`` bot."""
+    reference the compiled one is measured against, and the ``search-py`` bot. With
+    ``cpu`` the budget is its thread's CPU time instead of the wall clock, so that a
+    benchmark on a loaded machine gives it the time it gives the compiled searcher."""
 
-    def __init__(self, seconds: float = 1.0) -> None:
+    def __init__(self, seconds: float = 1.0, *, cpu: bool = False) -> None:
         self.seconds = seconds
-        self.searcher = Searcher()
+        self.searcher = Searcher(time.thread_time if cpu else time.perf_counter)
 
     def choose(self, position: Position) -> Move:
         seconds = self.seconds

@@ -12,6 +12,7 @@ as tall). :data:`STACK_VALUE` is also the greedy player's material scale.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from itertools import accumulate
 
 from arena_stones.board import FORWARD_RAYS, NCELLS
@@ -175,9 +176,14 @@ def evaluate(position: Position) -> int:
 
 class Searcher:
     """Alpha-beta over one position at a time, kept from move to move so that the
-    transposition table, the evaluations and the history of good quiet moves carry over."""
+    transposition table, the evaluations and the history of good quiet moves carry over.
 
-    def __init__(self) -> None:
+    ``clock`` is what its budget is measured on: the wall clock by default, or e.g.
+    :func:`time.thread_time` to give it the same CPU time as another searcher on a machine
+    whose load would otherwise decide which of them thinks more."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
         self.table: dict[int, tuple[int, int, int, Move | None]] = {}
         self.evaluations: dict[int, int] = {}
         self.history: dict[Move, int] = {}
@@ -194,7 +200,7 @@ class Searcher:
         """The best move found within ``seconds`` (and ``max_depth`` requests): that of the
         deepest completed iteration, or of the one in progress if it already proved a
         better one."""
-        self.deadline = time.perf_counter() + seconds
+        self.deadline = self.clock() + seconds
         self.position = position.copy()
         self.nodes = 0
         if len(self.table) > TABLE_LIMIT:
@@ -255,7 +261,7 @@ class Searcher:
 
     def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & CHECK_EVERY and time.perf_counter() > self.deadline:
+        if not self.nodes & CHECK_EVERY and self.clock() > self.deadline:
             raise Timeout
         position = self.position
         winner = position.decided
@@ -358,7 +364,7 @@ class Searcher:
                     value = -value
             position.undo(token)
             self.nodes += 1
-            if not self.nodes & CHECK_EVERY and time.perf_counter() > self.deadline:
+            if not self.nodes & CHECK_EVERY and self.clock() > self.deadline:
                 raise Timeout
             if value > best:
                 best = value

@@ -9,8 +9,9 @@ from arena_stones.bot import StonesBot, run
 from arena_stones.players import PythonSearchPlayer
 
 
-def make(seconds: float = 1.0) -> StonesBot:
-    return StonesBot(PythonSearchPlayer(seconds))
+def make(seconds: float = 1.0, *, cpu: bool = False) -> StonesBot:
+    """The bot in process; ``cpu``: its budget is its thread's CPU time."""
+    return StonesBot(PythonSearchPlayer(seconds, cpu=cpu))
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:

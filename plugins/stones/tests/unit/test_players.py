@@ -3,6 +3,7 @@ repeating a game, the greedy and the searching player's judgement, the searcher'
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -96,6 +97,21 @@ def test_python_search_budget_leaves_room_for_start_up_on_the_opening_move():
     started = time.perf_counter()
     player.choose(Position.initial())
     assert time.perf_counter() - started < 1.0 - STARTUP_MARGIN + 0.1
+
+
+def test_python_search_spends_its_budget_on_the_clock_it_is_given():
+    # A clock that stands still never runs out, even on no budget at all: the search goes
+    # to its depth limit. One that leaps past the deadline at its second reading stops the
+    # first iteration, whatever the wall clock says.
+    still = Searcher(lambda: 0.0)
+    still.best_move(Position.initial(), 0.0, max_depth=3)
+    assert still.depth == 3
+    readings = itertools.count()
+    leaping = Searcher(lambda: 100.0 * next(readings))
+    leaping.best_move(Position.initial(), 1.0, max_depth=3)
+    assert leaping.depth == 1
+    assert PythonSearchPlayer(1.0, cpu=True).searcher.clock is time.thread_time
+    assert PythonSearchPlayer(1.0).searcher.clock is time.perf_counter
 
 
 def test_thinking_time_keeps_a_wide_margin_of_every_reply_limit():
