@@ -77,12 +77,25 @@ def timed(argv: list[str], cwd: Path, tree: Path | None = None) -> tuple[float, 
     return wall, cpu
 
 
-def stored_run(folder: Path, games: int) -> Path:
-    """A database of one run of ``games`` stored games (see ``resume_speed.py``)."""
+def stored_run(folder: Path, games: int, tree: Path | None) -> Path:
+    """A database of one run of ``games`` stored games (see ``resume_speed.py``) in a new
+    ``folder``, written by the kernel of ``tree`` (None: this one), so that each kernel
+    reads a file of its own schema."""
     script = Path(__file__).with_name("resume_speed.py")
+    folder.mkdir()
     match = match_file(folder, games + SPARE)
-    run_worker(str(script), ["build", str(match), str(games)], None, folder)
+    run_worker(str(script), ["build", str(match), str(games)], tree, folder)
     return folder / "stones.sqlite"
+
+
+def arena_commands(arena: list[str], database: Path, games: int) -> dict[str, list[str]]:
+    """The ``arena`` commands measured, by label, ``arena standings`` of ``database``."""
+    return {
+        "arena --help": [*arena, "--help"],
+        "arena plugins": [*arena, "plugins"],
+        "arena plugins (not kept)": [NO_CACHE, *arena, "plugins"],
+        f"arena standings ({games} games)": [*arena, "standings", str(database)],
+    }
 
 
 def main() -> None:
@@ -94,21 +107,17 @@ def main() -> None:
     arena = arena_command()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        database = stored_run(folder, args.games)
         baseline = "python -c pass (baseline)"
-        ours = {
-            "arena --help": [*arena, "--help"],
-            "arena plugins": [*arena, "plugins"],
-            "arena plugins (not kept)": [NO_CACHE, *arena, "plugins"],
-            f"arena standings ({args.games} games)": [*arena, "standings", str(database)],
-        }
+        ours = arena_commands(arena, stored_run(folder / "this", args.games, None), args.games)
         commands: dict[str, tuple[list[str], Path | None]] = {
             baseline: ([sys.executable, "-c", "pass"], None),
             **{label: (argv, None) for label, argv in ours.items()},
         }
         if args.compare is not None:
             tag = f" ({args.compare.name})"
-            commands.update({label + tag: (argv, args.compare) for label, argv in ours.items()})
+            database = stored_run(folder / "compare", args.games, args.compare)
+            theirs = arena_commands(arena, database, args.games)
+            commands.update({label + tag: (argv, args.compare) for label, argv in theirs.items()})
         times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
         for argv, tree in commands.values():
             timed(argv, folder, tree)  # the file cache warm, the byte code cached

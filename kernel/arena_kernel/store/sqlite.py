@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
-from arena_kernel.scoring.base import PlayedGame
+from arena_kernel.scoring.base import PlayedGame, Tally, weighted
 from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
 from arena_kernel.store.league import LeagueRecords
 from arena_kernel.store.logs import reply_pairs, unpack, unpack_times
@@ -99,14 +99,31 @@ def stored_game(
     return game
 
 
+class TalliedResult(NamedTuple):
+    """One distinct result of a run's games (:meth:`Store.tally`): what a
+    :class:`StoredGame` holds for scorers, the faults table and the sandbox counts (not the
+    scores), and the schedule index of the first game that had it."""
+
+    index: int
+    seating: tuple[str, ...]
+    ranks: tuple[int, ...]
+    void: bool
+    disqualified: frozenset[int]
+    first_faults: tuple[str | None, ...]
+    sandbox: str | None
+
+
 UNKNOWN_SANDBOX = "unknown"
 """How a game whose sandbox was not recorded is counted and shown."""
 
 
-def sandbox_counts(games: Iterable[StoredGame]) -> dict[str, int]:
+def sandbox_counts(games: Iterable[StoredGame] | Tally[TalliedResult]) -> dict[str, int]:
     """How many of ``games`` ran under each sandbox mode, the modes in the order they first
     appear (what ``arena run`` and ``arena standings`` print under the standings)."""
-    return dict(Counter(game.sandbox or UNKNOWN_SANDBOX for game in games))
+    counts: Counter[str] = Counter()
+    for game, count in weighted(games):
+        counts[game.sandbox or UNKNOWN_SANDBOX] += count
+    return dict(counts)
 
 
 @dataclass(frozen=True)
@@ -379,6 +396,26 @@ class Store(LeagueRecords):
                 params,
             )
         ]
+
+    def tally(self, run_id: int) -> Tally[TalliedResult] | None:
+        """The run's stored games as their distinct results, each with how many games had
+        it (void ones included: scorers skip them), in order of each result's first game:
+        what standings that do not depend on the games' order need, a few rows however
+        many games. None when the tally does not count every stored game of the run (a
+        tool other than arena wrote to the file): then only :meth:`results` says."""
+        read = ResultReader()
+        with self._snapshot():
+            rows = self._read(
+                "SELECT result, void, sandbox, games, first FROM result_tallies"
+                " WHERE run_id = ? ORDER BY first",
+                (run_id,),
+            )
+            (stored,) = self._read("SELECT count(*) FROM games WHERE run_id = ?", (run_id,))[0]
+        tally = Tally(
+            (TalliedResult(first, *_tallied_fields(read(text), bool(void), sandbox)), games)
+            for text, void, sandbox, games, first in rows
+        )
+        return tally if len(tally) == stored else None
 
     def played(self, run_id: int) -> list[PlayedGame]:
         """The run's stored games in schedule order as scorers read them and no more: what
@@ -700,6 +737,13 @@ def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:
         "disqualified": frozenset(seat for seat, s in enumerate(seats) if s[3]),
         "first_faults": tuple(s[4] for s in seats),
     }
+
+
+def _tallied_fields(result: Result, void: bool, sandbox: str) -> tuple[Any, ...]:
+    """The fields of a :class:`TalliedResult` after its index, from its row's parsed
+    ``outcome``, ``void`` and ``sandbox`` ('' when unknown)."""
+    seating, ranks, _scores, disqualified, faults = result
+    return (seating, ranks, void, disqualified, faults, sandbox or None)
 
 
 def _consecutive(indexes: Iterable[int]) -> list[range]:
