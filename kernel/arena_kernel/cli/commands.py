@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -22,12 +22,12 @@ from arena_kernel.cli.options import plugin_option
 from arena_kernel.cli.tables import render
 from arena_kernel.cli.usage_errors import ArenaGroup
 from arena_kernel.errors import ArenaError
-from arena_kernel.registries.installed import DISABLE_VARIABLE
-from arena_kernel.registries.report import PluginWarning
+from arena_kernel.registries.report import DISABLE_VARIABLE, PluginWarning
 
 if TYPE_CHECKING:
     from arena_kernel.registries.manager import ArenaPluginManager
     from arena_kernel.registries.registry import Registries
+    from arena_kernel.scoring.base import Scorer
 
 
 @contextlib.contextmanager
@@ -59,6 +59,19 @@ def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Regis
     if all(name in registries.scorers for name in scorers):
         return registries
     return registries_with(plugins, kinds=("scorer",))[1]
+
+
+def scorer_classes(
+    plugins: tuple[str, ...], scorers: Sequence[str]
+) -> Callable[[str], type[Scorer]]:
+    """How ``scorers`` are found by name: the built-in ones straight from their modules
+    when no ``plugins`` are given (the registries of :func:`scorer_registries` would hold
+    the built-ins alone), else a registry's ``cls``."""
+    from arena_kernel.scoring.builtin_classes import BUILTIN_SCORERS, builtin_scorer
+
+    if not plugins and all(name in BUILTIN_SCORERS for name in scorers):
+        return builtin_scorer
+    return scorer_registries(plugins, scorers).scorers.cls
 
 
 LAZY_COMMANDS = {

@@ -17,7 +17,7 @@ from arena_kernel.cli.tables import render
 if TYPE_CHECKING:
     from arena_kernel.model import Standings
     from arena_kernel.runner.run import RunSummary
-    from arena_kernel.store.sqlite import StartupFaults, Store
+    from arena_kernel.store.runs import RunReads, StartupFaults
 
 BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"
 
@@ -34,9 +34,9 @@ class StoredFaults:
     startup: Sequence[StartupFaults]
 
     @classmethod
-    def read(cls, store: Store, run_id: int) -> StoredFaults:
+    def read(cls, store: RunReads, run_id: int) -> StoredFaults:
         from arena_kernel.referee.startup import STARTUP_KINDS
-        from arena_kernel.report.stats import bot_faults
+        from arena_kernel.report.fault_counts import bot_faults
 
         return cls(bot_faults(store, run_id), store.startup_faults(run_id, STARTUP_KINDS))
 
@@ -93,7 +93,7 @@ def bot_fault_lines(bot_faults: Sequence[tuple[str, Mapping[str, int]]]) -> list
     most first (ties in the order given: the match file's), with their count by kind;
     ``faults: none`` when no bot made one. The games lost to faults say what the faults
     cost; this says how unreliable each bot was, also in games it won or that went on."""
-    from arena_kernel.report.stats import fault_kinds
+    from arena_kernel.report.fault_counts import fault_kinds
 
     counted = [(bot, sum(kinds.values()), kinds) for bot, kinds in bot_faults]
     faulty = sorted((row for row in counted if row[1]), key=lambda row: -row[1])
