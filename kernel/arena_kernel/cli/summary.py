@@ -6,9 +6,8 @@ come up (with the end of their stderr, which says why), and what the games' bots
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -24,8 +23,7 @@ BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"
 STARTUP_TITLE = "Start-up failures (games in which a bot answered nothing), the first of each bot"
 
 
-@dataclass(frozen=True)
-class StoredFaults:
+class StoredFaults(NamedTuple):
     """A run's faults as the summary shows them, read from its database (as the report
     and ``arena export`` count them): each bot's by kind, and each bot's failures to come
     up."""

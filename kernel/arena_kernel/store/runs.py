@@ -154,9 +154,9 @@ class RunReads(Database):
         wanted = sorted(set(kinds))
         marks = ", ".join("?" * len(wanted))
         rows = self._read(
-            "SELECT s.bot, f.game_id, f.kind, f.detail, f.seat, f.at FROM games g"
-            " JOIN faults f ON f.game_id = g.id"
-            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
+            "SELECT s.bot, f.game_id, f.kind, f.detail, f.seat, f.at FROM faults f"
+            " CROSS JOIN games g ON g.id = f.game_id"
+            " CROSS JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
             f" WHERE g.run_id = ? AND length(s.reply_times) = 0 AND f.kind IN ({marks})"
             " ORDER BY g.idx, f.rowid",
             (run_id, *wanted),
@@ -170,11 +170,14 @@ class RunReads(Database):
         return [StartupFaults(bot, len(games[bot]), *first[bot]) for bot in first]
 
     def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
+        # Here and in startup_faults, read from the faults (CROSS JOIN keeps SQLite to that
+        # order): a file mostly holds far fewer than the run has games, which SQLite
+        # would walk instead.
         faults: dict[str, dict[str, int]] = {}
         for bot, kind, count in self._read(
-            "SELECT s.bot, f.kind, count(*) FROM games g"
-            " JOIN faults f ON f.game_id = g.id"
-            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
+            "SELECT s.bot, f.kind, count(*) FROM faults f"
+            " CROSS JOIN games g ON g.id = f.game_id"
+            " CROSS JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
             " WHERE g.run_id = ? GROUP BY s.bot, f.kind",
             (run_id,),
         ):
