@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from arena_kernel.cli.summary import StoredFaults
     from arena_kernel.match.standings import RunStandings
     from arena_kernel.model import RunInfo, Standings
-    from arena_kernel.scoring.base import Scorer
-    from arena_kernel.scoring.faults import FaultedResult
-    from arena_kernel.store.runs import RunReads
+    from arena_kernel.scoring.base import Scorer, Tally
+    from arena_kernel.store.runs import RunReads, TalliedResult
+    from arena_kernel.store.sqlite import StoredGame
 
 TALLY_TABLES = ("runs", "result_tallies", "faults", "sprt_steps")
 """The tables the standings of a run read from its tally read, checked before they are read."""
@@ -86,7 +86,7 @@ def _standings(
     run: RunInfo,
     spec: dict[str, Any],
     classes: Callable[[str], type[Scorer]],
-    results: Sequence[FaultedResult],
+    results: Tally[TalliedResult] | list[StoredGame],
     ladder: Standings | None,
 ) -> StoredStandings:
     """The standings of ``run`` from its ``results`` (its games, or its tally)."""

@@ -55,6 +55,7 @@ def played(record: GameRecord) -> PlayedGame:
 
 
 Game = TypeVar("Game", bound=GameResult)
+Item = TypeVar("Item")
 
 
 class Tally(Sequence[Game]):
@@ -99,10 +100,11 @@ class Tally(Sequence[Game]):
         )
 
 
-def weighted(games: Iterable[Game]) -> Iterable[tuple[Game, int]]:
+def weighted(games: Iterable[Item]) -> Iterable[tuple[Item, int]]:
     """``games`` as ``(result, games)`` pairs: a :class:`Tally`'s counts, else each game once."""
     if isinstance(games, Tally):
-        return games.counts
+        counts: list[tuple[Item, int]] = games.counts
+        return counts
     return ((game, 1) for game in games)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Fault, FaultKind, RunInfo
@@ -19,29 +19,47 @@ from arena_kernel.store.outcomes import Result, ResultReader
 
 if TYPE_CHECKING:
     from arena_kernel.scoring.sprt_run import SprtStep
-    from arena_kernel.store.sqlite import StoredGame
 
 
-class TalliedResult(NamedTuple):
+class TalliedResult:
     """One distinct result of a run's games (:meth:`RunReads.tally`): what a
     :class:`~arena_kernel.store.sqlite.StoredGame` holds for scorers, the faults table and
     the sandbox counts (not the scores), and the schedule index of the first game that had
     it."""
 
-    index: int
-    seating: tuple[str, ...]
-    ranks: tuple[int, ...]
-    void: bool
-    disqualified: frozenset[int]
-    first_faults: tuple[str | None, ...]
-    sandbox: str | None
+    __slots__ = ("disqualified", "first_faults", "index", "ranks", "sandbox", "seating", "void")
+
+    def __init__(
+        self,
+        index: int,
+        seating: tuple[str, ...],
+        ranks: tuple[int, ...],
+        void: bool,
+        disqualified: frozenset[int],
+        first_faults: tuple[str | None, ...],
+        sandbox: str | None,
+    ) -> None:
+        self.index = index
+        self.seating = seating
+        self.ranks = ranks
+        self.void = void
+        self.disqualified = disqualified
+        self.first_faults = first_faults
+        self.sandbox = sandbox
+
+
+class Sandboxed(Protocol):
+    """A game as the sandbox counts read it."""
+
+    @property
+    def sandbox(self) -> str | None: ...
 
 
 UNKNOWN_SANDBOX = "unknown"
 """How a game whose sandbox was not recorded is counted and shown."""
 
 
-def sandbox_counts(games: Iterable[StoredGame] | Tally[TalliedResult]) -> dict[str, int]:
+def sandbox_counts(games: Iterable[Sandboxed]) -> dict[str, int]:
     """How many of ``games`` ran under each sandbox mode, the modes in the order they first
     appear (what ``arena run`` and ``arena standings`` print under the standings)."""
     counts: Counter[str] = Counter()
