@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -22,12 +22,12 @@ from arena_kernel.cli.options import plugin_option
 from arena_kernel.cli.tables import render
 from arena_kernel.cli.usage_errors import ArenaGroup
 from arena_kernel.errors import ArenaError
-from arena_kernel.registries.installed import DISABLE_VARIABLE
-from arena_kernel.registries.report import PluginWarning
+from arena_kernel.registries.report import DISABLE_VARIABLE, PluginWarning
 
 if TYPE_CHECKING:
     from arena_kernel.registries.manager import ArenaPluginManager
     from arena_kernel.registries.registry import Registries
+    from arena_kernel.scoring.base import Scorer
 
 
 @contextlib.contextmanager
@@ -59,6 +59,19 @@ def scorer_registries(plugins: tuple[str, ...], scorers: Sequence[str]) -> Regis
     if all(name in registries.scorers for name in scorers):
         return registries
     return registries_with(plugins, kinds=("scorer",))[1]
+
+
+def scorer_classes(
+    plugins: tuple[str, ...], scorers: Sequence[str]
+) -> Callable[[str], type[Scorer]]:
+    """How ``scorers`` are found by name: the built-in ones straight from their modules
+    when no ``plugins`` are given (the registries of :func:`scorer_registries` would hold
+    the built-ins alone), else a registry's ``cls``."""
+    from arena_kernel.scoring.builtin_classes import BUILTIN_SCORERS, builtin_scorer
+
+    if not plugins and all(name in BUILTIN_SCORERS for name in scorers):
+        return builtin_scorer
+    return scorer_registries(plugins, scorers).scorers.cls
 
 
 LAZY_COMMANDS = {
@@ -234,34 +247,17 @@ def plugins(plugins: tuple[str, ...]) -> None:
 @plugin_option
 def standings(database: Path, run_ref: str | None, plugins: tuple[str, ...]) -> None:
     """Print the standings of a run stored in DATABASE, and each bot's faults."""
-    from arena_kernel.cli.database import open_database
-    from arena_kernel.cli.league import ladder_of
-    from arena_kernel.cli.summary import StoredFaults, print_standings
-    from arena_kernel.match.standings import run_standings
-    from arena_kernel.store.sqlite import sandbox_counts
+    from arena_kernel.cli.stored_standings import stored_standings
+    from arena_kernel.cli.summary import print_standings
 
     with user_errors():
-        with open_database(database) as store:
-            run = store.run(run_ref) if run_ref else store.latest_run()
-            if run is None:
-                raise ArenaError(f"{database}: no runs stored yet")
-            results = store.results(run.run_id)
-            spec = store.spec(run.run_id)
-            faulted = StoredFaults.read(store, run.run_id)
-            steps = store.sprt_steps(run.run_id)
-            ladder = ladder_of(store, run.run_id, spec)
-        bots = [b["name"] for b in spec.get("bots", [])]
-        scorers = spec.get("scorers", ["wins"])
-        registries = scorer_registries(plugins, scorers)
-        tables, faults, sprt, own = run_standings(
-            results, bots, scorers, registries.scorers.cls, spec, steps
-        )
+        stored = stored_standings(database, run_ref, plugins)
+    run = stored.run
     click.echo(
         f"run {run.run_id} ({run.name}, game {run.game}): "
         f"{run.done_games} of {run.total_games} games stored"
     )
-    extra = [table for table in (sprt, own, ladder) if table is not None]
-    print_standings([*tables, *extra], faults, faulted, sandbox_counts(results))
+    print_standings(stored.tables, stored.standings.faults, stored.faults, stored.sandboxes)
 
 
 @cli.command()

@@ -1,11 +1,13 @@
-"""The database a reading command (``standings``, ``runs``, ``games``, ``export``,
-``report``, ``replay``) opens: an existing file, checked whole before anything is read.
+"""The database a reading command (``runs``, ``games``, ``export``, ``report``,
+``replay``, and ``standings`` that read every game) opens: an existing file, checked whole
+before anything is read.
 
 A damaged page is found only by a read that reaches it: a command that reads around it
-(the standings read the results, not the event logs) would print what is left as if it
-were all. So every command checks the whole file first, as ``arena run`` does before its
-first game (:meth:`~arena_kernel.store.database.Database.check_intact`), and a damaged file is
-the same one line for each.
+would print what is left as if it were all. So these commands check the whole file first,
+as ``arena run`` does before its first game
+(:meth:`~arena_kernel.store.database.Database.check_intact`), and a damaged file is the
+same one line for each. Standings read from a run's tally check the tables they read
+(:mod:`arena_kernel.cli.stored_standings`; docs/architecture.md, "Damaged files").
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ GAMES_COLUMNS = (
 
 def games_rows(games: Sequence[GameDetail]) -> list[tuple[Any, ...]]:
     """The rows of ``arena games``, in the order of :data:`GAMES_COLUMNS`."""
-    from arena_kernel.store.sqlite import UNKNOWN_SANDBOX
+    from arena_kernel.store.runs import UNKNOWN_SANDBOX
 
     return [
         (

@@ -6,9 +6,8 @@ come up (with the end of their stderr, which says why), and what the games' bots
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -17,15 +16,14 @@ from arena_kernel.cli.tables import render
 if TYPE_CHECKING:
     from arena_kernel.model import Standings
     from arena_kernel.runner.run import RunSummary
-    from arena_kernel.store.sqlite import StartupFaults, Store
+    from arena_kernel.store.runs import RunReads, StartupFaults
 
 BOT_FAULTS_TITLE = "Faults by bot (every fault in the stored games)"
 
 STARTUP_TITLE = "Start-up failures (games in which a bot answered nothing), the first of each bot"
 
 
-@dataclass(frozen=True)
-class StoredFaults:
+class StoredFaults(NamedTuple):
     """A run's faults as the summary shows them, read from its database (as the report
     and ``arena export`` count them): each bot's by kind, and each bot's failures to come
     up."""
@@ -34,9 +32,9 @@ class StoredFaults:
     startup: Sequence[StartupFaults]
 
     @classmethod
-    def read(cls, store: Store, run_id: int) -> StoredFaults:
+    def read(cls, store: RunReads, run_id: int) -> StoredFaults:
         from arena_kernel.referee.startup import STARTUP_KINDS
-        from arena_kernel.report.stats import bot_faults
+        from arena_kernel.report.fault_counts import bot_faults
 
         return cls(bot_faults(store, run_id), store.startup_faults(run_id, STARTUP_KINDS))
 
@@ -93,7 +91,7 @@ def bot_fault_lines(bot_faults: Sequence[tuple[str, Mapping[str, int]]]) -> list
     most first (ties in the order given: the match file's), with their count by kind;
     ``faults: none`` when no bot made one. The games lost to faults say what the faults
     cost; this says how unreliable each bot was, also in games it won or that went on."""
-    from arena_kernel.report.stats import fault_kinds
+    from arena_kernel.report.fault_counts import fault_kinds
 
     counted = [(bot, sum(kinds.values()), kinds) for bot, kinds in bot_faults]
     faulty = sorted((row for row in counted if row[1]), key=lambda row: -row[1])

@@ -3,7 +3,7 @@ from the database later, computed by this one function so that the two cannot di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from arena_kernel.model import Standings
@@ -17,6 +17,18 @@ if TYPE_CHECKING:
 STAGED_FORMATS = ("swiss", "knockout")
 """The formats whose stages add a table (``match.spec.DYNAMIC_FORMATS``, which a test holds
 this to: that module is not imported for standings)."""
+
+
+def needs_every_game(spec: Mapping[str, Any], scorers: Iterable[type[Scorer]]) -> bool:
+    """Whether :func:`run_standings` of a run with the stored ``spec``, by ``scorers``,
+    needs the run's games one by one rather than its tally of results
+    (:class:`~arena_kernel.scoring.base.Tally`): an SPRT and a format's stages follow the
+    games in order, and so does a scorer that is not ``order_free``."""
+    return (
+        bool(spec.get("sprt"))
+        or spec.get("format") in STAGED_FORMATS
+        or not all(scorer.order_free for scorer in scorers)
+    )
 
 
 class RunStandings(NamedTuple):
@@ -43,7 +55,8 @@ def run_standings(
     order), by each of ``scorers``; ``scorer_class`` finds a scorer by name (a registry's
     ``cls``, which names the installed ones when one is missing). ``spec`` is the run's
     stored spec: its ``[sprt]`` (with the run's stored ``sprt_steps``) and its format add
-    their tables."""
+    their tables. ``results`` may be the run's tally where :func:`needs_every_game` says
+    no."""
     tables = [scorer_class(name)().standings(results, bots) for name in scorers]
     spec = spec or {}
     # Imported only for a run that has them: ``arena standings`` of a plain round robin

@@ -14,8 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-DISABLE_VARIABLE = "ARENA_DISABLE_PLUGINS"
-"""Comma-separated entry point or distribution names of installed plugins not to load."""
+from arena_kernel.registries.report import DISABLE_VARIABLE
 
 
 def normalize(name: str) -> str:

@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from arena_kernel.registries.installed import DISABLE_VARIABLE
+from arena_kernel.registries.report import DISABLE_VARIABLE
 
 FORMAT = 1
 """Bumped when what a cache file holds changes: a file of another format is a miss."""

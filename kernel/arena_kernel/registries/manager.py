@@ -21,7 +21,6 @@ from arena_kernel.errors import PluginError
 from arena_kernel.hookspecs import Register
 from arena_kernel.markers import PROJECT
 from arena_kernel.registries.installed import (
-    DISABLE_VARIABLE,
     InstalledPlugin,
     Unavailable,
     disabled_names,
@@ -29,7 +28,7 @@ from arena_kernel.registries.installed import (
 )
 from arena_kernel.registries.kinds import KINDS, Kind, kind_of
 from arena_kernel.registries.registry import Entry, Registries, Registry
-from arena_kernel.registries.report import one_line, warn
+from arena_kernel.registries.report import DISABLE_VARIABLE, one_line, warn
 
 BUILTIN_PLUGINS = (
     "arena_kernel.transports.builtin",

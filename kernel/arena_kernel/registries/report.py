@@ -15,6 +15,10 @@ import importlib
 import os
 import warnings
 
+DISABLE_VARIABLE = "ARENA_DISABLE_PLUGINS"
+"""Comma-separated entry point or distribution names of installed plugins not to load: how
+a user silences a broken one (every command's warning names it)."""
+
 _MACHINERY = tuple(os.path.dirname(path) + os.sep for path in (importlib.__file__, __file__))
 """Where frames say nothing about the plugin: the import system and this loader."""
 

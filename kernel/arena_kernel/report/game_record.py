@@ -15,7 +15,8 @@ from typing import Any
 from arena_kernel.model import RunInfo
 from arena_kernel.report.renderer import Replay
 from arena_kernel.report.replay import RenderedSteps
-from arena_kernel.store.sqlite import UNKNOWN_SANDBOX, GameDetail
+from arena_kernel.store.runs import UNKNOWN_SANDBOX
+from arena_kernel.store.sqlite import GameDetail
 
 LOG_CHARS = 64 * 1024
 """The most of a stderr log a record keeps: its end, where a crash says why."""

@@ -25,7 +25,8 @@ from arena_kernel.report.stats import BotStats, fault_kinds
 from arena_kernel.scoring.base import Scorer, roster
 from arena_kernel.scoring.sprt import bounds
 from arena_kernel.scoring.sprt_run import SprtStep, settings_of
-from arena_kernel.store.sqlite import RunRecord, StoredGame, sandbox_counts
+from arena_kernel.store.runs import sandbox_counts
+from arena_kernel.store.sqlite import RunRecord, StoredGame
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ from arena_kernel.runner.results import RunResults
 from arena_kernel.runner.run import Runner, RunSummary, spec_record
 from arena_kernel.scoring.league_ratings import LeagueTally, fit_league, rating_points
 from arena_kernel.store.league import LeagueBlock, LeagueBot
-from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
+from arena_kernel.store.runs import sandbox_counts
+from arena_kernel.store.sqlite import Store, StoredGame
 
 
 @dataclass(frozen=True)

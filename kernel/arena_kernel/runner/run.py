@@ -28,7 +28,8 @@ from arena_kernel.runner.first_starts import FirstStarts
 from arena_kernel.runner.results import RunResults
 from arena_kernel.scoring.sprt_run import SprtStep, SprtTracker, settings_of
 from arena_kernel.store.lock import exclusive_run
-from arena_kernel.store.sqlite import Store, StoredGame, sandbox_counts
+from arena_kernel.store.runs import sandbox_counts
+from arena_kernel.store.sqlite import Store, StoredGame
 
 
 @dataclass
@@ -37,7 +38,7 @@ class RunSummary:
 
     ``faults`` counts, per bot, the games it lost with a fault of its own, by kind (None:
     no bot lost a game to a fault). ``sandboxes`` counts the run's stored games by the
-    sandbox they ran under (:func:`~arena_kernel.store.sqlite.sandbox_counts`): a run
+    sandbox they ran under (:func:`~arena_kernel.store.runs.sandbox_counts`): a run
     resumes only under the sandbox its games ran under, but a game of bots the arena
     does not start ran under none, and one stored by an older arena under an unknown
     one."""

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from arena_kernel.hookspecs import Register
 from arena_kernel.markers import hookimpl
+from arena_kernel.scoring.builtin_classes import BUILTIN_SCORERS, builtin_scorer
 
 
 @hookimpl
 def arena_register_scorers(register: Register) -> None:
-    from arena_kernel.scoring.elo import EloScorer
-    from arena_kernel.scoring.multiplayer import OpenSkillScorer
-    from arena_kernel.scoring.plackett_luce import PlackettLuceScorer
-    from arena_kernel.scoring.wins import WinsScorer
-
-    for scorer in (WinsScorer, EloScorer, OpenSkillScorer, PlackettLuceScorer):
-        register(scorer)
+    for name in BUILTIN_SCORERS:
+        register(builtin_scorer(name))

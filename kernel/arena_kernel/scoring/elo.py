@@ -101,6 +101,7 @@ class EloScorer(Scorer):
         "maximum-likelihood Elo of two-player games with 95% error bars "
         "(prior: one draw against a 1500 player per bot)"
     )
+    order_free = True
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
         results: Counter[tuple[str, str, float]] = Counter()

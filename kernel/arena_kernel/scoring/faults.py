@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from arena_kernel.model import Standings
-from arena_kernel.scoring.base import GameResult, roster
+from arena_kernel.scoring.base import GameResult, roster, weighted
 
 
 class FaultedResult(GameResult, Protocol):
@@ -27,16 +27,17 @@ def fault_losses(games: Sequence[FaultedResult], bots: Sequence[str]) -> Standin
     and how many by the kind of its first fault in the game; None when there are none.
 
     Void games are left out, as in the standings, and so are results that do not know
-    their faults (an empty ``first_faults``).
+    their faults (an empty ``first_faults``). ``games`` may be a
+    :class:`~arena_kernel.scoring.base.Tally`.
     """
     kinds: dict[str, Counter[str]] = {}
-    for game in games:
+    for game, count in weighted(games):
         faults = game.first_faults
         if game.void or not faults or faults.count(None) == len(faults):
             continue
         for bot, rank, fault in zip(game.seating, game.ranks, faults, strict=True):
             if fault is not None and rank > 1:
-                kinds.setdefault(bot, Counter())[fault] += 1
+                kinds.setdefault(bot, Counter())[fault] += count
     if not kinds:
         return None
     order = sorted(

@@ -216,6 +216,7 @@ class PlackettLuceScorer(Scorer):
         "maximum-likelihood Plackett-Luce ratings on the Elo scale for any number of seats, "
         "with 95% error bars (ties count as every order alike)"
     )
+    order_free = True
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
         counts = placings((game.seating, game.ranks, count) for game, count in tallied(games))

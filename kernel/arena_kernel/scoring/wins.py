@@ -36,6 +36,7 @@ class WinsScorer(Scorer):
 
     name = "wins"
     summary = "wins, draws, losses and points (1 per win, 0.5 per draw)"
+    order_free = True
 
     def score(self, games: Sequence[GameResult], bots: Sequence[str]) -> Standings:
         tallies = {bot: _Tally() for bot in bots}

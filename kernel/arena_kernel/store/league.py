@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from arena_kernel.store.database import Database
+from arena_kernel.store.runs import RunReads
 
 if TYPE_CHECKING:
     from arena_kernel.scoring.league_ratings import RatingPoint
@@ -60,7 +60,7 @@ class LeagueBlock:
         return range(self.first_index, self.first_index + len(self.games))
 
 
-class LeagueRecords(Database):
+class LeagueRecords(RunReads):
     """The league tables of an arena database (:class:`~arena_kernel.store.sqlite.Store`
     has them)."""
 

@@ -63,6 +63,18 @@ def result_text(
     )
 
 
+def tally_text(
+    seating: Sequence[str],
+    ranks: Sequence[int],
+    disqualified: Iterable[int],
+    faults: Sequence[str | None],
+) -> str:
+    """The text a run's tally counts a game by (``result_tallies.result``): its result
+    text without the scores, which no standings read, so that games that differ in their
+    scores alone are one row."""
+    return result_text(seating, ranks, None, disqualified, faults)
+
+
 class ResultReader:
     """Reads ``games.outcome`` texts, each distinct one once: ``read.known.get(text) or
     read(text)`` (the look-up inline is what a hundred thousand games cost)."""

@@ -5,6 +5,9 @@ A file is brought to :data:`SCHEMA_VERSION` when it is opened (see
 transaction, so that a crash leaves it as it was. What a newer arena adds to a game an
 older one could not know is NULL or empty: a game stored before version 2 has no
 ``sandbox`` ("unknown").
+
+Every command that opens a file imports this module, and few files need a step: each step
+imports what it works with itself.
 """
 
 from __future__ import annotations
@@ -12,20 +15,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import astuple
 from itertools import groupby
 from operator import itemgetter
-
-from arena_kernel.model import Event
-from arena_kernel.scoring.base import PlayedGame
-from arena_kernel.store.logs import pack, seat_replies
-from arena_kernel.store.outcomes import ResultReader, first_faults, result_text
 
 APPLICATION_ID = 0x6172656E
 """``PRAGMA application_id`` of arena databases ("aren"): tells our files from any other
 SQLite file, so arena never writes into somebody else's database."""
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """``PRAGMA user_version``; bump it, and add the step from the previous version to
 :data:`MIGRATIONS`, on schema changes."""
 
@@ -105,6 +102,22 @@ _SPRT_STEPS = """CREATE TABLE sprt_steps (
 (:class:`~arena_kernel.scoring.sprt_run.SprtStep`), stored with the game that completes
 the pair: the LLR history, and in ``decision`` the pair at which the test decided."""
 
+_RESULT_TALLIES = """CREATE TABLE result_tallies (
+        run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        result  TEXT    NOT NULL,
+        void    INTEGER NOT NULL,
+        sandbox TEXT    NOT NULL,
+        games   INTEGER NOT NULL,
+        first   INTEGER NOT NULL,
+        PRIMARY KEY (run_id, result, void, sandbox)
+    ) WITHOUT ROWID"""
+"""Per run, its games counted by result (``games.outcome`` without the scores:
+:func:`.outcomes.tally_text`), whether they are void and what their bots ran under ('' when
+unknown), with the schedule index of the first of them: what standings that do not depend
+on the games' order read (:meth:`Store.tally <arena_kernel.store.sqlite.Store.tally>`), a
+few rows however many games. Kept by each write to ``games`` in its transaction
+(:mod:`.writes`)."""
+
 SCHEMA = (
     """CREATE TABLE runs (
         id          INTEGER PRIMARY KEY,
@@ -157,6 +170,7 @@ SCHEMA = (
     _EVENT_LOGS,
     *_LEAGUE_TABLES,
     _SPRT_STEPS,
+    _RESULT_TALLIES,
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
@@ -177,6 +191,9 @@ def _pack_event_logs(db: sqlite3.Connection) -> None:
     stored log is converted, once: a minute or two per hundred thousand games, the write
     lock held meanwhile. The file does not shrink (SQLite reuses the freed pages for new
     games; ``VACUUM`` gives them back)."""
+    from arena_kernel.model import Event
+    from arena_kernel.store.logs import pack, seat_replies
+
     db.execute(_EVENT_LOGS)
     for column in _REPLY_COLUMNS:
         db.execute(f"ALTER TABLE seats ADD COLUMN {column}")
@@ -204,6 +221,8 @@ def _keep_results(db: sqlite3.Connection) -> None:
     """Version 4 also keeps each game's result whole in its row (:mod:`.outcomes`), which
     is what standings read: every stored game's is written once, from its seats and
     faults."""
+    from arena_kernel.store.outcomes import first_faults, result_text
+
     db.execute("ALTER TABLE games ADD COLUMN outcome TEXT NOT NULL DEFAULT ''")
     faults: dict[int, list[tuple[int, str]]] = {}
     for game_id, seat, kind in db.execute(
@@ -244,6 +263,12 @@ def _keep_sprt_steps(db: sqlite3.Connection) -> None:
     The pairs of runs stored before are replayed in the order their games were stored
     (``games.id``), which is the order their run counted them in, and the first pair at
     which the LLR left the bounds is their decision."""
+    from dataclasses import astuple
+
+    from arena_kernel.scoring.base import PlayedGame
+    from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
+    from arena_kernel.store.outcomes import ResultReader
+
     db.execute(_SPRT_STEPS)
     read = ResultReader()
     for run_id, spec_text in db.execute("SELECT id, spec FROM runs").fetchall():
@@ -257,10 +282,6 @@ def _keep_sprt_steps(db: sqlite3.Connection) -> None:
             )
             for result in (read(text),)
         ]
-        # Here, not at the top: only this migration needs the SPRT, and every reading
-        # command imports this module.
-        from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
-
         tracker = SprtTracker.resume(
             settings_of(spec["sprt"]), str(spec["bots"][0]["name"]), (), games
         )
@@ -270,6 +291,28 @@ def _keep_sprt_steps(db: sqlite3.Connection) -> None:
         )
 
 
+def _tally_results(db: sqlite3.Connection) -> None:
+    """Version 8 keeps each run's games counted by result: every stored game is counted
+    once, from its row."""
+    from arena_kernel.store.outcomes import ResultReader, tally_text
+
+    db.execute(_RESULT_TALLIES)
+    read = ResultReader()
+    tallies: dict[tuple[int, str, int, str], list[int]] = {}
+    for run_id, text, void, sandbox, idx in db.execute(
+        "SELECT run_id, outcome, void, coalesce(sandbox, ''), idx FROM games"
+    ):
+        result = read.known.get(text) or read(text)
+        key = (run_id, tally_text(*result[:2], *result[3:]), void, sandbox)
+        entry = tallies.setdefault(key, [0, idx])
+        entry[0] += 1
+        entry[1] = min(entry[1], idx)
+    db.executemany(
+        "INSERT INTO result_tallies VALUES (?, ?, ?, ?, ?, ?)",
+        [(*key, games, first) for key, (games, first) in tallies.items()],
+    )
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _add_sandbox,
     2: _pack_event_logs,
@@ -277,6 +320,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     4: _add_reply_cpu,
     5: _add_league,
     6: _keep_sprt_steps,
+    7: _tally_results,
 }
 """Per older schema version, the step that brings a database of that version to the next
 one, in the caller's transaction."""

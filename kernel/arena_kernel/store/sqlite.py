@@ -17,7 +17,6 @@ writing a run and its games :mod:`arena_kernel.store.writes`'.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -99,16 +98,6 @@ def stored_game(
     return game
 
 
-UNKNOWN_SANDBOX = "unknown"
-"""How a game whose sandbox was not recorded is counted and shown."""
-
-
-def sandbox_counts(games: Iterable[StoredGame]) -> dict[str, int]:
-    """How many of ``games`` ran under each sandbox mode, the modes in the order they first
-    appear (what ``arena run`` and ``arena standings`` print under the standings)."""
-    return dict(Counter(game.sandbox or UNKNOWN_SANDBOX for game in games))
-
-
 @dataclass(frozen=True)
 class GameDetail(StoredGame):
     """A stored game with everything but its event log (what ``arena replay GAME_ID``
@@ -171,17 +160,6 @@ class BotStats:
 
 
 @dataclass(frozen=True)
-class StartupFaults:
-    """A bot's failures to come up in a run (:meth:`Store.startup_faults`): in how many
-    games, and the first of them (its id, what ``arena replay`` takes) with its fault."""
-
-    bot: str
-    games: int
-    game_id: int
-    fault: Fault
-
-
-@dataclass(frozen=True)
 class RunRecord:
     """A stored run with its times, for listings: ``created`` and ``finished`` are Unix
     times; ``finished`` is None until every scheduled game was played (or the run's SPRT
@@ -193,9 +171,10 @@ class RunRecord:
 
 
 class Store(LeagueRecords):
-    """An open arena database: its runs and games (and a league's own records,
-    :class:`~arena_kernel.store.league.LeagueRecords`), written and read. Use as a context
-    manager, or call :meth:`close`."""
+    """An open arena database: its runs and games (with what
+    :class:`~arena_kernel.store.runs.RunReads` reads of each run, and a league's own
+    records, :class:`~arena_kernel.store.league.LeagueRecords`), written and read. Use as a
+    context manager, or call :meth:`close`."""
 
     # -- runs ----------------------------------------------------------------------------
 
@@ -225,10 +204,6 @@ class Store(LeagueRecords):
         with self._write() as db:
             finish_run(db, run_id)
 
-    def runs(self) -> list[RunInfo]:
-        """Every run in the file, oldest first."""
-        return [self._run_info(row) for row in self._read(_RUN_QUERY + " ORDER BY r.id")]
-
     def run_records(self) -> list[RunRecord]:
         """Every run in the file, oldest first, with when it was created and finished
         (``arena runs``)."""
@@ -238,42 +213,6 @@ class Store(LeagueRecords):
             " FROM runs r ORDER BY r.id"
         )
         return [RunRecord(self._run_info(row[:6]), row[6], row[7]) for row in rows]
-
-    def latest_run(self) -> RunInfo | None:
-        """The most recently created run, or None in an empty database."""
-        rows = self._read(_RUN_QUERY + " ORDER BY r.id DESC LIMIT 1")
-        return self._run_info(rows[0]) if rows else None
-
-    def run(self, run: int | str) -> RunInfo:
-        """A run by id or by key.
-
-        A string is looked up as a key first, then (if all digits) as an id, because the
-        command line hands over ids as strings.
-        """
-        found = self.find_run(run) if isinstance(run, str) else None
-        if found is None and (isinstance(run, int) or run.isdigit()):
-            rows = self._read(_RUN_QUERY + " WHERE r.id = ?", (int(run),))
-            found = self._run_info(rows[0]) if rows else None
-        if found is None:
-            raise ArenaError(f'no run "{run}" in {self.path} (`arena runs` lists them)')
-        return found
-
-    def find_run(self, key: str) -> RunInfo | None:
-        """The run ``key`` if it is stored: what a run looks at before it creates anything."""
-        rows = self._read(_RUN_QUERY + " WHERE r.key = ?", (key,))
-        return self._run_info(rows[0]) if rows else None
-
-    def spec(self, run_id: int) -> dict[str, Any]:
-        """The match settings the run was created with, as given to :meth:`open_run`."""
-        rows = self._read("SELECT spec FROM runs WHERE id = ?", (run_id,))
-        if not rows:
-            raise ArenaError(f"no run {run_id} in {self.path}")
-        spec: dict[str, Any] = json.loads(rows[0][0])
-        return spec
-
-    def _run_info(self, row: Sequence[Any]) -> RunInfo:
-        run_id, key, name, game, total, done = row
-        return RunInfo(run_id, key, name, game, total, done, str(self.path))
 
     # -- games ---------------------------------------------------------------------------
 
@@ -345,18 +284,6 @@ class Store(LeagueRecords):
         """Store steps of the run's SPRT worked out from games stored without them."""
         with self._write() as db:
             insert_sprt_steps(db, run_id, steps)
-
-    def sprt_steps(self, run_id: int) -> list[SprtStep]:
-        """The run's SPRT, a step per completed pair, in the order they were completed."""
-        rows = self._read(
-            "SELECT seq, pair, total, llr, decision FROM sprt_steps WHERE run_id = ? ORDER BY seq",
-            (run_id,),
-        )
-        if not rows:
-            return []
-        from arena_kernel.scoring.sprt_run import SprtStep  # only for a run with an SPRT
-
-        return [SprtStep(*row) for row in rows]
 
     def results(self, run_id: int, indexes: range | None = None) -> list[StoredGame]:
         """The run's stored games in schedule order (void ones included: scorers skip them),
@@ -530,36 +457,6 @@ class Store(LeagueRecords):
         with self._snapshot():
             return self._bot_stats(run_id)
 
-    def bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
-        """Per bot with any fault in the run's stored games, its faults counted by kind
-        (every fault of its seats): what ``arena run`` and ``arena standings`` print,
-        without the reply times :meth:`bot_stats` also reads."""
-        with self._snapshot():
-            return self._bot_faults(run_id)
-
-    def startup_faults(self, run_id: int, kinds: Iterable[str]) -> list[StartupFaults]:
-        """Per bot that failed to come up in the run's stored games (a fault of its seat
-        of one of ``kinds``, in a game where it answered no request in time: its seat has
-        no reply times), in order of its first such game: how many games, and the first
-        one's id and fault (of those kinds, the first of its seat)."""
-        wanted = sorted(set(kinds))
-        marks = ", ".join("?" * len(wanted))
-        rows = self._read(
-            "SELECT s.bot, f.game_id, f.kind, f.detail, f.seat, f.at FROM games g"
-            " JOIN faults f ON f.game_id = g.id"
-            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
-            f" WHERE g.run_id = ? AND length(s.reply_times) = 0 AND f.kind IN ({marks})"
-            " ORDER BY g.idx, f.rowid",
-            (run_id, *wanted),
-        )
-        games: dict[str, set[int]] = {}
-        first: dict[str, tuple[int, Fault]] = {}
-        for bot, game_id, kind, detail, seat, at in rows:
-            games.setdefault(bot, set()).add(game_id)
-            if bot not in first:
-                first[bot] = (game_id, Fault(FaultKind(kind), detail, seat, at))
-        return [StartupFaults(bot, len(games[bot]), *first[bot]) for bot in first]
-
     def sandboxes_besides(
         self, run_id: int, sandbox: str, started: Iterable[str]
     ) -> dict[str, int]:
@@ -578,18 +475,6 @@ class Store(LeagueRecords):
             (run_id, sandbox, *names),
         )
         return {mode: count for mode, count in rows}
-
-    def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
-        faults: dict[str, dict[str, int]] = {}
-        for bot, kind, count in self._read(
-            "SELECT s.bot, f.kind, count(*) FROM games g"
-            " JOIN faults f ON f.game_id = g.id"
-            " JOIN seats s ON s.game_id = f.game_id AND s.seat = f.seat"
-            " WHERE g.run_id = ? GROUP BY s.bot, f.kind",
-            (run_id,),
-        ):
-            faults.setdefault(bot, {})[kind] = count
-        return faults
 
     def _bot_stats(self, run_id: int) -> list[BotStats]:
         games = self._read(
@@ -680,12 +565,6 @@ def _game_detail(
         faults=tuple(Fault(FaultKind(k), detail, seat, at) for k, detail, seat, at in faults),
         stderr_logs={seat: s[4] for seat, s in enumerate(seats) if s[4] is not None},
     )
-
-
-_RUN_QUERY = (
-    "SELECT r.id, r.key, r.name, r.game, r.total_games,"
-    " (SELECT count(*) FROM games g WHERE g.run_id = r.id) FROM runs r"
-)
 
 
 def _seat_fields(seats: Sequence[Sequence[Any]]) -> dict[str, Any]:

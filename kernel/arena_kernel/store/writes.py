@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel.model import GameRecord
 from arena_kernel.store.logs import pack, seat_replies
-from arena_kernel.store.outcomes import first_faults, result_text
+from arena_kernel.store.outcomes import ResultReader, first_faults, result_text, tally_text
 
 if TYPE_CHECKING:
     from arena_kernel.scoring.sprt_run import SprtStep
@@ -59,10 +59,11 @@ def insert_game(
     db: sqlite3.Connection, run_id: int, record: GameRecord, game_id: int | None = None
 ) -> int | None:
     """Store one game with its seats, faults and events, under a new id or ``game_id``
-    (the id it had in another database); its id, or None if the run already holds this
-    game index."""
+    (the id it had in another database), and count it in its run's tally of results; its
+    id, or None if the run already holds this game index."""
     scheduled, outcome = record.game, record.outcome
     seats = len(scheduled.seating)
+    faults = first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults))
     cursor = db.execute(
         "INSERT INTO games (id, run_id, idx, session, seed, started_at, duration, reason,"
         " void, details, extra, sandbox, outcome)"
@@ -82,11 +83,7 @@ def insert_game(
             _to_json(record.extra),
             record.sandbox,
             result_text(
-                scheduled.seating,
-                outcome.ranks,
-                outcome.scores,
-                outcome.disqualified,
-                first_faults(seats, ((f.seat, str(f.kind)) for f in record.faults)),
+                scheduled.seating, outcome.ranks, outcome.scores, outcome.disqualified, faults
             ),
         ),
     )
@@ -113,6 +110,15 @@ def insert_game(
             for seat, bot in enumerate(scheduled.seating)
         ],
     )
+    _count(
+        db,
+        run_id,
+        tally_text(scheduled.seating, outcome.ranks, outcome.disqualified, faults),
+        int(outcome.void),
+        record.sandbox or "",
+        1,
+        scheduled.index,
+    )
     out = sorted({scheduled.seating[seat] for seat in outcome.disqualified})
     if out:
         # Out of the run: every game of a disqualified bot stops counting, in the
@@ -127,6 +133,7 @@ def insert_game(
         )
         # The run's SPRT counted games that no longer count: its pairs go with them.
         db.execute("DELETE FROM sprt_steps WHERE run_id = ?", (run_id,))
+        _void_tallies(db, run_id, out)
     db.executemany(
         "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
         [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
@@ -134,6 +141,44 @@ def insert_game(
     if record.events:
         db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
     return game_id
+
+
+def _count(
+    db: sqlite3.Connection,
+    run_id: int,
+    result: str,
+    void: int,
+    sandbox: str,
+    games: int,
+    first: int,
+) -> None:
+    """Add ``games`` games, the first of them at index ``first``, to a row of the run's
+    tally (``result_tallies``)."""
+    db.execute(
+        "INSERT INTO result_tallies VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE"
+        " SET games = games + excluded.games, first = min(first, excluded.first)",
+        (run_id, result, void, sandbox, games, first),
+    )
+
+
+def _void_tallies(db: sqlite3.Connection, run_id: int, out: Sequence[str]) -> None:
+    """Count as void the games of the run's tally that seat a bot of ``out``: a result
+    names every bot of its game, so each of its rows goes whole, and nothing but the
+    tally's few rows is read."""
+    read = ResultReader()
+    gone = set(out)
+    for result, sandbox, games, first in db.execute(
+        "SELECT result, sandbox, games, first FROM result_tallies WHERE run_id = ? AND NOT void",
+        (run_id,),
+    ).fetchall():
+        if gone.isdisjoint(read(result).seating):
+            continue
+        db.execute(
+            "DELETE FROM result_tallies WHERE run_id = ? AND result = ? AND void = 0"
+            " AND sandbox = ?",
+            (run_id, result, sandbox),
+        )
+        _count(db, run_id, result, 1, sandbox, games, first)
 
 
 def insert_sprt_steps(db: sqlite3.Connection, run_id: int, steps: Sequence[SprtStep]) -> None:

@@ -101,7 +101,7 @@ MOMENTS = {
     # moment -> the import it stops in, and the games stored by then
     "start": ("click", 0),  # the command line's first import after the handlers
     "plugins": ("arena_kernel.testing.games", 0),  # the match file's plugin module
-    "shutdown": ("arena_kernel.report.stats", 2),  # the faults summary, after the run
+    "shutdown": ("arena_kernel.report.fault_counts", 2),  # the faults summary, after the run
 }
 
 

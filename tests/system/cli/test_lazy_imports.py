@@ -123,18 +123,30 @@ def test_a_listing_from_the_cache_loads_no_plugin(site: Path, tmp_path: Path) ->
     assert not unwanted, f"arena plugins imported {sorted(unwanted)}"
 
 
-def test_arena_standings_registers_scorers_only(site: Path) -> None:
-    """Standings need the run's scorers: no transport, no executor, no event loop, no
-    rating library the run's scorers do not use (openskill: elo and wins here). The
-    built-in plugins' own modules, which register them, are loaded."""
-    registering = ("arena_kernel.transports.builtin", "arena_kernel.executors.builtin")
-    loaded = imported(site, "standings", "results.sqlite") - set(registering)
+def test_arena_standings_of_built_in_scorers_loads_only_them_and_the_run_reads(
+    site: Path,
+) -> None:
+    """Standings of a run of built-in order-free scorers (wins and elo here) read the run's
+    tally: no plugin manager, no transport, no executor, no event loop, no other scorer
+    (openskill's library, plackett-luce), and none of the store beyond a run's reads (the
+    games, their logs and figures)."""
+    loaded = imported(site, "standings", "results.sqlite")
+    assert {"arena_kernel.scoring.wins", "arena_kernel.scoring.elo"} <= loaded
     unwanted = {
         module
         for module in loaded
-        if module.split(".")[0] in ("asyncio", "openskill")
+        if module.split(".")[0] in ("asyncio", "openskill", "pluggy")
         or module.startswith(("arena_kernel.transports.", "arena_kernel.executors."))
+        or module.startswith("arena_kernel.registries.manager")
         or module == "arena_kernel.match.spec"
-        or module in ("arena_kernel.match.stages", "arena_kernel.cli.export")
+        or module
+        in (
+            "arena_kernel.match.stages",
+            "arena_kernel.cli.export",
+            "arena_kernel.scoring.plackett_luce",
+            "arena_kernel.store.sqlite",
+            "arena_kernel.store.logs",
+            "arena_kernel.report.stats",
+        )
     }
     assert not unwanted, f"arena standings imported {sorted(unwanted)}"

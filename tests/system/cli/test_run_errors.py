@@ -203,22 +203,23 @@ def test_a_damaged_database_is_one_line_for_run_standings_and_replay(
     assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == logs_before
 
 
-def _zero_a_page_of_the_event_logs(db: Path) -> None:
-    """Damage the file in its middle, in a page of the event logs alone: the runs, the
-    games, their seats and faults still read, and so would the standings."""
+def _zero_a_page_of(db: Path, table: str = "event_logs") -> None:
+    """Damage the file in its middle, in a page of ``table`` alone (by default the event
+    logs: the runs, the games, their seats and faults still read, and so would the
+    standings)."""
     with sqlite3.connect(db) as conn:
         conn.execute("pragma wal_checkpoint(truncate)")
         size = conn.execute("pragma page_size").fetchone()[0]
         last = conn.execute("pragma page_count").fetchone()[0]
         try:
             pages = conn.execute(
-                "select pageno from dbstat where name = 'event_logs' and pagetype = 'leaf'"
-                " order by pageno"
+                "select pageno from dbstat where name = ? and pagetype = 'leaf' order by pageno",
+                (table,),
             ).fetchall()
         except sqlite3.OperationalError as exc:
             pytest.skip(f"this SQLite cannot say which pages a table uses: {exc}")
     middle = [number for (number,) in pages if number < last]
-    assert middle, "a page of the event logs with pages after it"
+    assert middle, f"a page of {table} with pages after it"
     with open(db, "r+b") as f:
         f.seek((middle[0] - 1) * size)
         f.write(bytes(size))
@@ -229,11 +230,10 @@ def test_a_database_damaged_mid_file_is_one_line_for_every_command_that_reads_it
 ) -> None:
     path = played_nim(write_match, rounds=30)
     db = tmp_path / "results.sqlite"
-    _zero_a_page_of_the_event_logs(db)
+    _zero_a_page_of(db)
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
 
     commands = [
-        ["standings", str(db)],
         ["runs", str(db)],
         ["games", str(db)],
         ["export", str(db), "--format", "json"],
@@ -245,6 +245,37 @@ def test_a_database_damaged_mid_file_is_one_line_for_every_command_that_reads_it
         one_error_line(arena(*command), str(db), "is damaged", "restore a copy")
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest, "nothing written into it"
     assert not (tmp_path / "site").exists()
+
+
+def test_standings_from_a_tally_check_what_they_read_and_no_more(
+    write_match, tmp_path: Path
+) -> None:
+    """The standings of wins and Elo read the run's tally: a damaged event log changes
+    nothing in them, and they are printed whole; a damaged page of what they read is the
+    one line."""
+    played_nim(write_match, rounds=30)
+    db = tmp_path / "results.sqlite"
+    whole = arena("standings", str(db))
+    assert whole.returncode == 0, whole.stderr
+    assert "Wins" in whole.stdout and "Elo" in whole.stdout
+    _zero_a_page_of(db)
+    beside = arena("standings", str(db))
+    assert (beside.returncode, beside.stderr, beside.stdout) == (0, "", whole.stdout)
+    _zero_a_page_of(db, "result_tallies")
+    one_error_line(arena("standings", str(db)), str(db), "is damaged", "restore a copy")
+
+
+def test_standings_that_follow_the_games_in_order_check_the_whole_file(
+    write_match, tmp_path: Path
+) -> None:
+    """OpenSkill rates game by game, so its standings read every game, after checking the
+    whole file as the other reading commands do."""
+    path = write_match('scorers = ["wins", "openskill"]\n' + nim_in_process(30))
+    made = arena("run", "-q", str(path))
+    assert made.returncode == 0, made.stderr
+    db = tmp_path / "results.sqlite"
+    _zero_a_page_of(db)
+    one_error_line(arena("standings", str(db)), str(db), "is damaged", "restore a copy")
 
 
 def test_the_open_file_limit_is_raised_to_its_ceiling_or_refused_when_too_low(

@@ -58,10 +58,10 @@ def test_a_failed_migration_leaves_the_file_as_it_was(
     records = list(games(10))
     path = version_2_database(tmp_path / "v2.sqlite", records)
     before = schema_of(path)
-    from arena_kernel.store import schema
+    from arena_kernel.store import logs
 
     packed = 0
-    real_pack = schema.pack
+    real_pack = logs.pack
 
     def failing_pack(events: list[Event]) -> bytes:
         nonlocal packed
@@ -70,7 +70,7 @@ def test_a_failed_migration_leaves_the_file_as_it_was(
             raise sqlite3.OperationalError("disk I/O error")
         return real_pack(events)
 
-    monkeypatch.setattr(schema, "pack", failing_pack)
+    monkeypatch.setattr(logs, "pack", failing_pack)  # the migration imports it when it runs
     with pytest.raises(ArenaError, match="disk I/O error"):
         Store(path)
     assert schema_of(path) == before

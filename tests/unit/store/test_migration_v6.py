@@ -29,14 +29,15 @@ def game(index: int, winner: str) -> GameRecord:
 
 def version_6_database(path: Path, records: list[GameRecord]) -> Path:
     """``path`` with one SPRT run of ``records``, stored in that order as an arena of
-    schema version 6 stored them: version 7 only adds the table of the SPRT's steps, so
-    this is today's file without it."""
+    schema version 6 stored them: version 7 only adds the table of the SPRT's steps, and
+    version 8 that of the runs' tallies, so this is today's file without them."""
     with Store(path) as store:
         run = store.open_run("v6-key", "sprt", "nim", SPEC, 20)
         for record in records:
             store.save_game(run.run_id, record)
     with sqlite3.connect(path) as raw:
         raw.execute("DROP TABLE sprt_steps")
+        raw.execute("DROP TABLE result_tallies")
         raw.execute("PRAGMA user_version = 6")
     raw.close()
     return path
