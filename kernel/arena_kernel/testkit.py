@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from arena_kernel.codecs import compiled
+from arena_kernel.codecs.base import Codec, Decoded, Decoder
 from arena_kernel.match.schedule import derive_seed
 from arena_kernel.match.spec import MatchSpec
 from arena_kernel.model import Event
@@ -43,8 +45,17 @@ __all__ = [
     "run_match",
     "spoilt_logs",
     "stored_games",
+    "wire_round_trip",
     "write_report",
 ]
+
+
+def wire_round_trip(codec: Codec, decoder: Decoder, message: object) -> list[Decoded]:
+    """``message`` encoded by ``codec`` and fed to ``decoder`` (one of ``codec``'s) as a
+    run's referee does: by the kernel's compiled path for the usual message where the
+    kernel was built with it, else by the codec's own methods. To time a codec as a run
+    pays for it."""
+    return compiled.feed(decoder, compiled.encode(codec, message))
 
 
 def check_match(path: Path, plugins: Iterable[str | object] = ()) -> MatchSpec:

@@ -14,7 +14,7 @@ time measures the neighbours as much as arena. Each trial measures, in rotating 
   (requests, judging, echoes), without the kernel and without a codec;
 - **codec**: every message of those games (each echo once per bot, as the referee sends
   it) encoded and decoded once by the ``jsonl`` codec, as each is in a run (compiled,
-  where the kernel has the extension: see ``arena_kernel/codecs/compiled.py``);
+  where the kernel has the extension, through the test kit's ``wire_round_trip``);
 - **referee**: as many games by ``run_match`` (``arena_kernel.runner.api.run_match``, as
   the test kit exports it) on a real match file, two ``inproc = true`` random bots, one
   game at a time, **store included**: every game and its transcript go to a fresh SQLite
@@ -153,19 +153,19 @@ def stones_games(games: int, seed: int, enums: str, transcript: list[Any]) -> in
 
 
 def codec_round_trips(transcript: list[Any]) -> None:
-    """Encode and decode every message of ``transcript`` once, as a run does: by the
-    kernel's compiled codecs where it has them (``arena_kernel.codecs.compiled``, which a
-    kernel before them lacks), else by the codec's own methods."""
+    """Encode and decode every message of ``transcript`` once, as a run does
+    (``wire_round_trip``: compiled where the kernel has it; a kernel before it lacks it,
+    and then the codec's own methods do the work, as in its runs)."""
     codec = JsonlCodec()
     decoder = codec.decoder()
     try:
-        from arena_kernel.codecs.compiled import encode, feed
+        from arena_kernel.testkit import wire_round_trip
     except ImportError:
         for message in transcript:
             decoder.feed(codec.encode(message))
         return
     for message in transcript:
-        feed(decoder, encode(codec, message))
+        wire_round_trip(codec, decoder, message)
 
 
 def match_file(folder: Path, games: int, enums: str) -> Path:

@@ -184,3 +184,15 @@ def test_encode_is_the_codecs(message) -> None:
     assert outcome(compiled_codecs.encode, codec, message) == outcome(
         JsonlCodec.encode, codec, message
     )
+
+
+@pytest.mark.parametrize("codec", [JsonlCodec(), LineCodec(), SexprCodec()], ids=type)
+def test_the_test_kits_round_trip_gives_back_what_the_codec_would(codec) -> None:
+    from arena_kernel.testkit import wire_round_trip
+
+    message = {"move": [1, 2], "ok": True} if isinstance(codec, JsonlCodec) else "move a b"
+    if isinstance(codec, SexprCodec):
+        message = codec.decoder().feed(b"(move a b)\n")[0][0]
+    expected = codec.decoder().feed(codec.encode(message))
+    assert wire_round_trip(codec, codec.decoder(), message) == expected
+    assert [value for value, _ in expected] == [message]
