@@ -27,6 +27,7 @@ from arena_kernel.testing.browser import ReportBrowser
 from arena_kernel.testing.drawing import check_drawing
 from arena_kernel.testing.results import game_outcomes, stored_games
 from arena_kernel.testing.spoilt_logs import spoilt_logs
+from arena_kernel.testing.wheels import built_without_compiler
 
 __all__ = [
     "Event",
@@ -36,6 +37,7 @@ __all__ = [
     "RunSummary",
     "Store",
     "StoredGame",
+    "built_without_compiler",
     "check_drawing",
     "check_match",
     "checked_steps",

@@ -3,7 +3,6 @@ still builds (its wheel has no extension), and a game is refereed by the Python 
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -11,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from arena_kernel.testkit import built_without_compiler
+
 REPO = Path(__file__).resolve().parents[3]
-BUILD_WHEEL = "import setuptools.build_meta as backend; print(backend.build_wheel('dist'))"
 ROUND_TRIP = """
 import asyncio, sys
 sys.meta_path = [f for f in sys.meta_path if "editable" not in getattr(f, "__module__", "")]
@@ -65,20 +65,7 @@ def without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
         copy(REPO / part, source / part)
     for built in (source / "kernel").rglob("*.so"):
         built.unlink()
-    env = {**os.environ, "CC": "false", "LDSHARED": "false"}
-    built = subprocess.run(
-        [sys.executable, "-c", BUILD_WHEEL],
-        cwd=source,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    wheel = source / "dist" / built.stdout.split()[-1]
-    installed = tmp_path_factory.mktemp("installed")
-    shutil.unpack_archive(wheel, installed, "zip")
-    return installed
+    return built_without_compiler(source, tmp_path_factory.mktemp("installed"))
 
 
 def test_without_a_compiler_the_kernel_still_builds_without_the_extension(without_compiler):

@@ -5,7 +5,6 @@ on its stderr, as a program and in process."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from arena_kernel.testkit import built_without_compiler
 from arena_stones import players
 from arena_stones.bot import StonesBot
 from arena_stones.rules import Position
@@ -29,7 +29,6 @@ sys.argv = ["search", "--time", "0.3"]
 runpy.run_module("arena_stones.bots.search", run_name="__main__", alter_sys=True)
 """
 """Run the search bot from the installed folder alone."""
-BUILD_WHEEL = "import setuptools.build_meta as backend; print(backend.build_wheel('dist'))"
 
 
 @pytest.fixture(scope="module")
@@ -42,20 +41,7 @@ def without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
         source,
         ignore=shutil.ignore_patterns("*.so", "build", "*.egg-info", "__pycache__", "tests"),
     )
-    env = {**os.environ, "CC": "false", "LDSHARED": "false"}
-    built = subprocess.run(
-        [sys.executable, "-c", BUILD_WHEEL],
-        cwd=source,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    wheel = source / "dist" / built.stdout.split()[-1]
-    installed = tmp_path_factory.mktemp("installed")
-    shutil.unpack_archive(wheel, installed, "zip")
-    return installed
+    return built_without_compiler(source, tmp_path_factory.mktemp("installed"))
 
 
 def test_without_a_compiler_the_plugin_still_builds_without_the_engine(without_compiler):
