@@ -11,11 +11,13 @@ from arena_kernel.transports.base import Connection, OnClosed, OnData
 from arena_kernel.transports.process import BotProcess
 from arena_kernel.transports.stderr_log import READ_SIZE
 
-EXIT_WINDOW = 0.05
+EXIT_WINDOW = 0.5
 """How long an end of output waits for the process exit that usually comes with it.
 
-A dying process closes its files a moment before it becomes a zombie; waiting briefly lets
-the fault say "killed by SIGSEGV" instead of the vaguer "closed its output". A bot that
+A dying process closes its files a moment before it becomes a zombie, and its exit is seen
+later still when the machine is busy (from a sandbox, through the sandbox's own exit):
+waiting lets the fault say "exited with status 3" or "killed by SIGSEGV" instead of the
+vaguer "closed its output". A bot that
 really did only close its output (and runs on) has its fault reported that much later,
 which changes nothing: no reply can come from it anyway.
 """
