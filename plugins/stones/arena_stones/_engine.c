@@ -481,10 +481,14 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
     int stand = evaluate(p);
     if (stand == -WIN) return ply - WIN;
     if (!left || stand >= beta) return stand;
+    int theirs = p->player > 0 ? 4 : 0;
+    if (p->counts[theirs + 1] > QUIESCE_SCARCE && p->counts[theirs + 2] > QUIESCE_SCARCE &&
+        p->counts[theirs + 3] > QUIESCE_SCARCE)
+        return stand; /* no capture here takes a scarce stack: no moves to generate */
     if (stand > alpha) alpha = stand;
     uint16_t moves[MAXMOVES];
     int n = generate(p, moves);
-    int me = p->player, theirs = me > 0 ? 4 : 0, best = stand;
+    int me = p->player, best = stand;
     for (int i = 0; i < n; i++) {
         int m = moves[i];
         if (move_kind(m) != ATTACK) break; /* the captures come first */
