@@ -44,6 +44,7 @@ static int8_t rays[NCELLS][NDIRS][MAXRAY + 1]; /* each ends with -1 */
 static int nrays[NCELLS];
 static int8_t forward[NCELLS][NDIRS][MAXRAY + 1]; /* towards E, S, SE: each pair seen once */
 static int nforward[NCELLS];
+static uint64_t forward_mask[NCELLS][3]; /* the cells of each forward ray, as bits */
 static int stack_value[STACK_VALUES];
 static int loss[STACK_VALUES];
 static int height_bonus[STACK_VALUES];
@@ -60,6 +61,7 @@ typedef struct {
     int8_t decided;
     int16_t counts[8]; /* stacks by top type: White's at 1..3, Black's at 5..7 */
     uint64_t hash;
+    uint64_t occupied; /* bit i set: cell i holds a stack */
 } Pos;
 
 typedef struct {
@@ -86,11 +88,13 @@ static int missing(const Pos *p, int who) {
 static int pos_init(Pos *p) {
     memset(p->counts, 0, sizeof p->counts);
     uint64_t key = turn_keys[(p->player > 0) * 2 + p->phase];
+    p->occupied = 0;
     for (int i = 0; i < NCELLS; i++) {
         int v = p->cells[i];
         if (v) {
             p->counts[slot_of(v)]++;
             key ^= zobrist[i][(uint8_t)v];
+            p->occupied |= (uint64_t)1 << i;
         }
     }
     p->hash = key;
@@ -167,6 +171,7 @@ static void apply(Pos *p, int m, Undo *u) {
             new = vf - ((-vt) & ~3);
         p->cells[f] = 0;
         p->cells[t] = (int8_t)new;
+        p->occupied &= ~((uint64_t)1 << f);
         key ^= zobrist[f][(uint8_t)vf] ^ zobrist[t][(uint8_t)vt] ^ zobrist[t][(uint8_t)new];
         int slot = slot_of(vt);
         if (!--p->counts[slot]) p->decided = (int8_t)(kind == ATTACK ? player : -player);
@@ -193,6 +198,7 @@ static void undo(Pos *p, const Undo *u) {
     if (move_kind(u->move)) {
         p->cells[move_from(u->move)] = u->vf;
         p->cells[move_to(u->move)] = u->vt;
+        p->occupied |= (uint64_t)1 << move_from(u->move);
         p->counts[slot_of(u->vt)]++;
     }
 }
@@ -231,34 +237,35 @@ static int evaluate(const Pos *p) {
     int heights = 0, attacks_w = 0, attacks_b = 0;
     int threat_w[4] = {0}, threat_b[4] = {0};
     uint8_t hit[NCELLS] = {0};
-    for (int f = 0; f < NCELLS; f++) {
+    const uint64_t occupied = p->occupied;
+    /* Two stacks that see each other along a line are found once, from the first in reading
+     * order: a forward ray's cells come in increasing order, so its nearest stack is the
+     * lowest occupied bit of its mask. */
+    for (uint64_t rest = occupied; rest; rest &= rest - 1) {
+        int f = __builtin_ctzll(rest);
         int v = cells[f];
-        if (!v) continue;
         if (v > 0) {
             int h = v >> 2;
             heights += height_bonus[h];
             for (int r = 0; r < nforward[f]; r++) {
-                for (const int8_t *t = forward[f][r]; *t >= 0; t++) {
-                    int w = cells[*t];
-                    if (w) {
-                        if (w < 0) {
-                            int g = (-w) >> 2;
-                            if (h >= g) {
-                                attacks_w++;
-                                if (!hit[*t]) {
-                                    hit[*t] = 1;
-                                    threat_b[(-w) & 3]++;
-                                }
-                            }
-                            if (g >= h) {
-                                attacks_b++;
-                                if (!hit[f]) {
-                                    hit[f] = 1;
-                                    threat_w[v & 3]++;
-                                }
-                            }
+                uint64_t seen = occupied & forward_mask[f][r];
+                if (!seen) continue;
+                int t = __builtin_ctzll(seen), w = cells[t];
+                if (w < 0) {
+                    int g = (-w) >> 2;
+                    if (h >= g) {
+                        attacks_w++;
+                        if (!hit[t]) {
+                            hit[t] = 1;
+                            threat_b[(-w) & 3]++;
                         }
-                        break;
+                    }
+                    if (g >= h) {
+                        attacks_b++;
+                        if (!hit[f]) {
+                            hit[f] = 1;
+                            threat_w[v & 3]++;
+                        }
                     }
                 }
             }
@@ -266,27 +273,24 @@ static int evaluate(const Pos *p) {
             int h = (-v) >> 2;
             heights -= height_bonus[h];
             for (int r = 0; r < nforward[f]; r++) {
-                for (const int8_t *t = forward[f][r]; *t >= 0; t++) {
-                    int w = cells[*t];
-                    if (w) {
-                        if (w > 0) {
-                            int g = w >> 2;
-                            if (h >= g) {
-                                attacks_b++;
-                                if (!hit[*t]) {
-                                    hit[*t] = 1;
-                                    threat_w[w & 3]++;
-                                }
-                            }
-                            if (g >= h) {
-                                attacks_w++;
-                                if (!hit[f]) {
-                                    hit[f] = 1;
-                                    threat_b[(-v) & 3]++;
-                                }
-                            }
+                uint64_t seen = occupied & forward_mask[f][r];
+                if (!seen) continue;
+                int t = __builtin_ctzll(seen), w = cells[t];
+                if (w > 0) {
+                    int g = w >> 2;
+                    if (h >= g) {
+                        attacks_b++;
+                        if (!hit[t]) {
+                            hit[t] = 1;
+                            threat_w[w & 3]++;
                         }
-                        break;
+                    }
+                    if (g >= h) {
+                        attacks_w++;
+                        if (!hit[f]) {
+                            hit[f] = 1;
+                            threat_b[(-v) & 3]++;
+                        }
                     }
                 }
             }
@@ -757,6 +761,24 @@ static int read_rays(PyObject *seq, const char *what, int8_t out[][NDIRS][MAXRAY
     return ok ? 0 : -1;
 }
 
+/* forward_mask from forward; -1 unless every forward ray's cells increase, which the
+ * evaluation's lowest-bit lookup of a ray's nearest stack relies on. */
+static int forward_masks(void) {
+    for (int c = 0; c < NCELLS; c++) {
+        for (int r = 0; r < nforward[c]; r++) {
+            uint64_t mask = 0;
+            int last = c;
+            for (const int8_t *t = forward[c][r]; *t >= 0; t++) {
+                if (*t <= last) return -1;
+                last = *t;
+                mask |= (uint64_t)1 << *t;
+            }
+            forward_mask[c][r] = mask;
+        }
+    }
+    return 0;
+}
+
 static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"rays",     "forward_rays", "zobrist",  "turn_keys", "stack_value",
                             "loss",     "height",       "mobility", "own_gain",  "their_gain",
@@ -778,6 +800,10 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
                  read_ints(loss_seq, "loss", loss, STACK_VALUES) ||
                  read_ints(height_seq, "height", height_bonus, STACK_VALUES) ||
                  read_ints(mobility_seq, "mobility", mobility, MOBILITIES);
+    if (!failed && forward_masks()) {
+        PyErr_SetString(PyExc_ValueError, "forward_rays: a ray's cells must come in increasing order");
+        failed = 1;
+    }
     if (!failed) {
         memcpy(zobrist, keys, sizeof zobrist);
         own_gain = own;

@@ -12,10 +12,28 @@ are those of :class:`~arena_stones.rules.Position` and :func:`~arena_stones.sear
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from arena_stones import search
 from arena_stones.board import FORWARD_RAYS, RAYS
 from arena_stones.rules import TURN_KEYS, ZOBRIST
+
+
+def configuration() -> dict[str, Any]:
+    """What the extension's ``configure()`` is handed: the board, the keys and the
+    evaluation's weights."""
+    return {
+        "rays": RAYS,
+        "forward_rays": FORWARD_RAYS,
+        "zobrist": ZOBRIST,
+        "turn_keys": TURN_KEYS,
+        "stack_value": search.STACK_VALUE,
+        "loss": search.LOSS,
+        "height": search.HEIGHT,
+        "mobility": search.MOBILITY,
+        "own_gain": search.OWN_GAIN,
+        "their_gain": search.THEIR_GAIN,
+    }
 
 
 def _load() -> tuple[ModuleType | None, str]:
@@ -24,18 +42,7 @@ def _load() -> tuple[ModuleType | None, str]:
         from arena_stones import _engine
     except ImportError as exc:
         return None, str(exc)
-    _engine.configure(
-        rays=RAYS,
-        forward_rays=FORWARD_RAYS,
-        zobrist=ZOBRIST,
-        turn_keys=TURN_KEYS,
-        stack_value=search.STACK_VALUE,
-        loss=search.LOSS,
-        height=search.HEIGHT,
-        mobility=search.MOBILITY,
-        own_gain=search.OWN_GAIN,
-        their_gain=search.THEIR_GAIN,
-    )
+    _engine.configure(**configuration())
     return _engine, ""
 
 

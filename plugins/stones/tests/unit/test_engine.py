@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena_stones import search
+from arena_stones.engine import configuration
 from arena_stones.rules import ANY_MOVE, ATTACK_ONLY, BLACK, WHITE, Position
 
 playouts = st.tuples(st.integers(0, 2**32 - 1), st.sampled_from(["fixed", "random"]))
@@ -101,3 +102,16 @@ def test_a_board_that_is_no_position_is_refused(compiled):
         compiled.Board(cells, 3, 0, True)
     with pytest.raises(ValueError, match="not a move"):
         compiled.Board(cells, WHITE, 0, True).apply((5, 0, 1))
+
+
+def test_rays_whose_cells_do_not_increase_are_refused(compiled):
+    # The evaluation finds a forward ray's nearest stack as its lowest occupied cell.
+    settings = configuration()
+    backwards = [tuple(tuple(reversed(ray)) for ray in rays) for rays in settings["forward_rays"]]
+    try:
+        with pytest.raises(ValueError, match="increasing order"):
+            compiled.configure(**{**settings, "forward_rays": backwards})
+    finally:
+        compiled.configure(**settings)
+    position = Position.initial("random", random.Random(7))
+    assert compiled.Board(position.cells, WHITE, 0, True).evaluate() == search.evaluate(position)
