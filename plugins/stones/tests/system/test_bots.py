@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena_kernel.plugin import BotLogic
+from arena_kernel.plugin import BotClocks, BotLogic
 from arena_kernel.testkit import run_match, stored_games
 from arena_stones.bot import StonesBot
 from arena_stones.bots import greedy, search, search_py
@@ -273,6 +273,17 @@ def test_search_answers_well_within_its_reply_limit_on_a_busy_position():
     (reply,) = bot.on_message(request(position))
     elapsed = time.perf_counter() - started
     assert elapsed < 0.5  # its thinking time, and then some margin of the margin
+    assert position.judge(*parse_move(reply)) is None
+
+
+def test_search_looks_a_whole_turn_ahead_on_a_busy_position_in_its_cpu_time():
+    # By CPU time, so that how deep it gets does not depend on the machine's load (on the
+    # wall clock a starved search stops early).
+    position = middle_game()
+    bot = search.make()
+    bot.player.clocks(BotClocks(reply=0.5, first_reply=0.5, mode="cpu"))
+    bot.on_message({"Color": position.player})
+    (reply,) = bot.on_message(request(position))
     assert position.judge(*parse_move(reply)) is None
     assert bot.player.depth >= 3
 
