@@ -457,8 +457,20 @@ class Position:
 
         Never raises, whatever it is given: a bot's reply is untrusted input.
         """
-        if self.winner():
+        if self.decided:
             return "the game is over"
+        problem = self._fault(move_type, frm, to)
+        # A side with no capture at an attack-only request has lost, which takes a scan of
+        # the board to see; a move judged legal there is a capture, so only a move found
+        # illegal needs the scan to tell which reason it gets.
+        if problem is not None and self.phase == 0 and not self.can_attack():
+            return "the game is over"
+        return problem
+
+    def _fault(
+        self, move_type: int, frm: tuple[int, int] | None, to: tuple[int, int] | None
+    ) -> str | None:
+        """What :meth:`judge` says of a move in a game that is not over."""
         if (
             isinstance(move_type, bool)
             or not isinstance(move_type, int)
