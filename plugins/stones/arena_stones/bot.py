@@ -5,7 +5,8 @@ chooses on, and the chosen move into a reply. The position is followed from the 
 echoes, both sides' moves, and checked against the board of every request, which is the
 whole truth: a bot that missed or could not follow an echo, or joins a game under way,
 rebuilds the position from the board instead (reading and checking a matrix is most of
-the cost of a random bot's move, so it is done once a game, not once a request).
+the cost of a random bot's move, so it is done once a game, not once a request: a request's
+board is compared with the followed position's :class:`~arena_stones.matrix.Matrix`).
 :func:`run` is the command line every built-in bot program shares.
 """
 
@@ -19,8 +20,20 @@ from collections.abc import Callable
 from typing import Any
 
 from arena_kernel.plugin import BotClocks, JsonlCodec, main
+from arena_stones.matrix import Matrix
 from arena_stones.players import Player
-from arena_stones.rules import ATTACK, BLACK, PASS, WHITE, Position, move_from_xy, move_to_xy
+from arena_stones.rules import (
+    ANY_MOVE,
+    ATTACK,
+    ATTACK_ONLY,
+    BLACK,
+    PASS,
+    STRENGTHEN,
+    WHITE,
+    Position,
+    move_from_xy,
+    move_to_xy,
+)
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 
 _ENCODER = Encoder()
@@ -48,6 +61,8 @@ class StonesBot:
         """The game as followed from the echoes; None when it is not known (before the
         first request, after an echo it could not follow), and then the next request's
         board is read instead."""
+        self.board: Matrix | None = None
+        """The matrix of :attr:`position`, followed with it (None with it)."""
         self.sent: tuple[int, Location, Location] | None = None
         """The move of the last reply, until its echo: it was chosen on :attr:`position` as
         that still is, so its echo needs no judging (half the echoes of a game)."""
@@ -97,25 +112,30 @@ class StonesBot:
         ):
             self.position = None
             return
-        position.apply(move_from_xy(*echoed))
+        played = move_from_xy(*echoed)
+        position.apply(played)
+        assert self.board is not None  # followed with the position
+        self.board.played(position, played)
 
     def _read(self, request: dict[str, Any]) -> Position:
         """The position ``request`` asks about: the followed one when it is exactly that
         board at that request for this bot's colour, else rebuilt from the board (which
         raises KeyError, TypeError or ValueError for a request that is no board)."""
-        allowed = [_enum(t) for t in request["AllowedMoves"]]
+        allowed = _allowed(request["AllowedMoves"])
         state = request["Board"]["state"]
         player = self._player(allowed)
-        position = self.position
+        position, board = self.position, self.board
         if (
             position is None
+            or board is None
             or position.player != player
-            or position.allowed() != tuple(allowed)
-            or position.matrix() != state
+            or position.allowed() != allowed
+            or board.rows != state
         ):
-            self.position = None  # until the board is read: it may be no board at all
+            self.position = self.board = None  # until the board is read: it may be no board
             matrix = [[int(v) for v in row] for row in state]
-            position = self.position = Position.from_matrix(matrix, player, allowed)
+            position = Position.from_matrix(matrix, player, allowed)
+            self.position, self.board = position, Matrix(position)
         return position
 
     def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -134,14 +154,23 @@ class StonesBot:
         self.sent = move_to_xy(self.player.choose(position))
         return _ENCODER.move(*self.sent)
 
-    def _player(self, allowed: list[int]) -> int:
+    def _player(self, allowed: tuple[int, ...]) -> int:
         """Our colour; without a Color message, inferred from the last move's echo (a turn's
         second request belongs to the last mover, its first to the other side)."""
         if self.color in (WHITE, BLACK):
             return self.color
         if not self.last_mover:
             return WHITE
-        return -self.last_mover if allowed == [ATTACK] else self.last_mover
+        return -self.last_mover if allowed == ATTACK_ONLY else self.last_mover
+
+
+def _allowed(values: Any) -> tuple[int, ...]:
+    """A request's AllowedMoves as a tuple of ints (the usual two lists at once)."""
+    if values == [ATTACK]:
+        return ATTACK_ONLY
+    if values == [PASS, ATTACK, STRENGTHEN]:
+        return ANY_MOVE
+    return tuple(_enum(t) for t in values)
 
 
 def process_age() -> float:

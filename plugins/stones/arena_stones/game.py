@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from arena_kernel.plugin import BuiltinBot, Clocks, FaultKind, Game, Option, Outcome
 from arena_stones.board import contest_label, on_board
+from arena_stones.matrix import Matrix
 from arena_stones.rules import BLACK, COLOR_NAMES, WHITE, Position, move_from_xy
 from arena_stones.wire import Encoder, Location, WireError, parse_move
 
@@ -67,6 +68,7 @@ class Stones(Game[None]):
 
     async def play(self, table: Table, seed: int, session: None) -> Outcome:
         position = Position.initial(self.config["setup"], random.Random(seed))
+        board = Matrix(position)
         wire = Encoder(contest=self.config["enums"] == "strings")
         table.send(SEAT_OF[WHITE], wire.color(WHITE))
         table.send(SEAT_OF[BLACK], wire.color(BLACK))
@@ -76,7 +78,7 @@ class Stones(Game[None]):
         while not winner:
             player = position.player
             seat = SEAT_OF[player]
-            reply = await table.ask(seat, wire.request(position.matrix(), position.allowed()))
+            reply = await table.ask(seat, wire.request(board.copy(), position.allowed()))
             if not reply.ok:
                 return self._forfeit(seat, f"{reply.fault}", moves)
             try:
@@ -89,7 +91,9 @@ class Stones(Game[None]):
                 problem += _in_contest_labels(frm, to)
                 table.fault(seat, FaultKind.ILLEGAL, problem)
                 return self._forfeit(seat, f"illegal move: {problem}", moves)
-            position.apply(move_from_xy(move_type, frm, to))  # judged just above
+            move = move_from_xy(move_type, frm, to)  # judged just above
+            position.apply(move)
+            board.played(position, move)
             moves += 1
             winner = position.winner()
             table.broadcast(wire.processed(player, move_type, frm, to, winner))

@@ -144,6 +144,26 @@ _STACKS = frozenset(
 """Every value a cell may hold but 0: a stack of one side, 1 to 30 pieces high."""
 
 
+_CELL_VALUES = _STACKS | {0}
+
+_HOLES = tuple((x, y) for y in range(SIZE) for x in range(SIZE) if (x, y) not in INDEX)
+"""The places of the matrix that are no cell (the centre, the corners): 0 in every board."""
+
+
+def _check_matrix(matrix: Sequence[Sequence[int]]) -> None:
+    """Raise ValueError for the first place of a 9x9 ``matrix``, in reading order, that
+    holds what no board does (:meth:`Position.from_matrix` looks at the usual board at
+    once, and here only when that finds something wrong, for the reason)."""
+    for y, row in enumerate(matrix):
+        for x, v in enumerate(row):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"cell {x},{y} is not an integer: {v!r}")
+            if v and (v not in _STACKS or (x, y) not in INDEX):
+                if (x, y) not in INDEX:
+                    raise ValueError(f"cell {x},{y} is not on the board but holds {v}")
+                raise ValueError(f"cell {label(x, y)} holds {v}, which is no stack")
+
+
 def _slot(value: int) -> int:
     """Index into ``Position.counts``: white's types at 1..3, black's at 5..7."""
     return value & 3 if value > 0 else ((-value) & 3) + 4
@@ -233,15 +253,13 @@ class Position:
         """
         if len(matrix) != SIZE or any(len(row) != SIZE for row in matrix):
             raise ValueError(f"the board must be a {SIZE}x{SIZE} matrix")
-        for y, row in enumerate(matrix):
-            for x, v in enumerate(row):
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise ValueError(f"cell {x},{y} is not an integer: {v!r}")
-                if v and (v not in _STACKS or (x, y) not in INDEX):
-                    if (x, y) not in INDEX:
-                        raise ValueError(f"cell {x},{y} is not on the board but holds {v}")
-                    raise ValueError(f"cell {label(x, y)} holds {v}, which is no stack")
         cells = [matrix[y][x] for x, y in CELLS]
+        if not (
+            all(type(v) is int for v in cells)
+            and _CELL_VALUES.issuperset(cells)
+            and not any(type(v) is not int or v for v in (matrix[y][x] for x, y in _HOLES))
+        ):
+            _check_matrix(matrix)
         kinds = set(allowed)
         if kinds == {ATTACK}:
             phase = 0
@@ -457,8 +475,20 @@ class Position:
 
         Never raises, whatever it is given: a bot's reply is untrusted input.
         """
-        if self.winner():
+        if self.decided:
             return "the game is over"
+        problem = self._fault(move_type, frm, to)
+        # A side with no capture at an attack-only request has lost, which takes a scan of
+        # the board to see; a move judged legal there is a capture, so only a move found
+        # illegal needs the scan to tell which reason it gets.
+        if problem is not None and self.phase == 0 and not self.can_attack():
+            return "the game is over"
+        return problem
+
+    def _fault(
+        self, move_type: int, frm: tuple[int, int] | None, to: tuple[int, int] | None
+    ) -> str | None:
+        """What :meth:`judge` says of a move in a game that is not over."""
         if (
             isinstance(move_type, bool)
             or not isinstance(move_type, int)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arena_kernel.plugin import BotLogic
+from arena_stones.matrix import Matrix
 from arena_stones.rules import BLACK, COLOR_NAMES, WHITE, Position, move_from_xy
 from arena_stones.wire import Encoder, parse_move
 
@@ -22,15 +23,18 @@ def duel(
     bots = {WHITE: white, BLACK: black}
     for color, bot in bots.items():
         bot.on_message(wire.color(color))
+    board = Matrix(position)
     winner = position.winner()
     while not winner:
         player = position.player
-        (reply,) = bots[player].on_message(wire.request(position.matrix(), position.allowed()))
+        (reply,) = bots[player].on_message(wire.request(board.copy(), position.allowed()))
         kind, frm, to = parse_move(reply)
         problem = position.judge(kind, frm, to)
         if problem is not None:
             raise ValueError(f"{COLOR_NAMES[player]} played an illegal move: {problem}")
-        position.apply(move_from_xy(kind, frm, to))
+        move = move_from_xy(kind, frm, to)
+        position.apply(move)
+        board.played(position, move)
         winner = position.winner()
         echo = wire.processed(player, kind, frm, to, winner)
         for bot in bots.values():

@@ -28,23 +28,32 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (``--games 40 --trials 7 --compare`` with the tree before the compiled
-codecs and round trip, at a load near 4): 7.8 times the engine, 260 µs of CPU per move
-against 37 µs for the engine, where the tree before took 8.5 times, 327 µs, in the same
-run (7.2 to 8.1 times at a load near 8 in earlier runs). The per-trial ratios spread from
-6.2 to 10.2 times, as the engine's own figure moves by half with the machine's load. Of
-that, the stones referee and bots add about 2.2 times the engine (building and checking
-the 81-cell board at every request; 2.6 before the usual reply was read in one step), the
-jsonl codec, now compiled for the usual values, about 0.7 times (1.9), and the kernel about
-3.2 to 4 times (referee, event loop, store, events, the in-process transport). 5 times
-would take the kernel's share to about 2 times the engine: the store and the game's events
-(each message's made once per game) and the event loop's two iterations a move are most
-of what is left; the bots' own following of the game is the plugin's.
+Where it stands (``--games 40 --trials 7 --compare`` with the tree of commit 1903b62, whose
+referee built the board matrix at every request, at a load of 5 to 7 on 2 cores, two runs):
+7.9 times the engine, 290 to 310 us of CPU per move against 38 to 39 us for the engine, where
+the tree before took 7.9 and 8.3 times in the same runs; the per-trial ratios spread from 7.2
+to 9.4 times, more than the difference. Of that, the stones referee and bots add 2.1 to 2.5
+times the engine, 85 us a move where the tree before added 107 to 113 us (the matrix is kept
+move by move, copied to send and compared by a bot in one step; the judge scans for a capture
+only to word an illegal move's reason; a bot reads its first board in one pass); the jsonl
+codec about 0.6 times, and the kernel 3.7 to 4 times. Counted in instructions (callgrind, 20
+games, the start-up subtracted: load-independent) the referee runs about 4.1 times the
+engine's per move, from about 4.3 to 4.7: the rest of the CPU-time ratio is the kernel's code
+running at about half the instructions per cycle of the engine's loop on a shared machine,
+and system time (some 15 us a move: the store's log writes, the event loop's polls). 5 times
+is not reached, and what is left is mostly the kernel's: the store, 45 to 55 us a move (the
+compressed event log 18 to 27, zlib at its default level 6 about 10 of it; the SQL of a
+game's transaction about 20), the run's fixed cost (some 35 ms a run, about 20 us a move over
+40 games: plugins, the match file, a fresh database's schema), the event loop's two
+iterations a move, and the compiled codec and round trip (``_fast.c``).
 
 ``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
 change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one
 trial of it in a child process before each of this process's own, so that both are timed
-on the machine as it is at the time.
+on the machine as it is at the time. A tree made by ``git archive`` holds no compiled
+extension: copy the built ``_fast`` and ``_engine`` modules into it where their sources are
+the same, or its codec, round trip and search run as pure Python and the comparison is
+unfair to it.
 
 ``--profile`` adds one run under cProfile, its own time grouped by the part of arena that
 owns the code (stdlib and built-in functions are charged to their callers, asyncio's loop

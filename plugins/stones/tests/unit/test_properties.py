@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena_stones.board import CELLS
+from arena_stones.matrix import Matrix
 from arena_stones.rules import (
     ATTACK,
     BLACK,
@@ -81,9 +82,13 @@ def test_the_judge_accepts_nothing_but_generated_moves(game):
     for ply, (position, rng) in enumerate(playout(*game)):
         generated = {move_to_xy(m) for m in position.legal_moves()}
         candidates = everything if ply == 10 else rng.sample(everything, 300)
+        over = position.winner() != 0
         for kind, frm, to in candidates:
-            legal = position.judge(kind, frm, to) is None
-            assert legal == ((kind, frm, to) in generated), (kind, frm, to)
+            reason = position.judge(kind, frm, to)
+            assert (reason is None) == ((kind, frm, to) in generated), (kind, frm, to)
+            # Once the game is decided (by a lost type, or by no capture at the start of a
+            # turn) that is the reason, whatever the move.
+            assert (reason == "the game is over") == over, (kind, frm, to, reason)
 
 
 @settings(max_examples=40, deadline=None)
@@ -141,3 +146,21 @@ def test_games_end_only_by_the_rules(game):
         # with no capture.
         assert lost_type or (position.player == loser and position.phase == 0)
         assert all(position.count(winner, k) for k in PIECES)
+
+
+@settings(max_examples=25, deadline=None)
+@given(playouts)
+def test_a_followed_matrix_stays_the_positions_matrix(game):
+    seed, setup = game
+    rng = random.Random(seed)
+    position = Position.initial(setup, random.Random(seed))
+    board = Matrix(position)
+    while moves := position.legal_moves():
+        sent = board.copy()
+        assert sent == board.rows == position.matrix()
+        move = rng.choice(moves)
+        position.apply(move)
+        board.played(position, move)
+        assert board.rows == position.matrix()
+        # What was sent is the board before the move, whatever the move changed since.
+        assert move[0] == PASS or sent != board.rows

@@ -213,6 +213,31 @@ def test_from_matrix_rejects_what_is_no_board():
         Position.from_matrix(RULEBOOK_START, 0, ATTACK_ONLY)
 
 
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({(0, 0): True}, "cell 0,0 is not an integer: True"),
+        ({(8, 0): False}, "cell 8,0 is not an integer: False"),  # a corner: no cell
+        ({(4, 4): 0.0}, "cell 4,4 is not an integer: 0.0"),  # the centre
+        ({(1, 0): 5.0}, "cell 1,0 is not an integer: 5.0"),
+        ({(2, 0): "5"}, "cell 2,0 is not an integer: '5'"),
+        ({(8, 0): 5}, "cell 8,0 is not on the board but holds 5"),
+        ({(3, 0): 4}, "cell D1 holds 4, which is no stack"),
+        # The first place in reading order (row by row) is the one named.
+        ({(8, 0): 5, (0, 1): True}, "cell 8,0 is not on the board but holds 5"),
+        ({(0, 8): 5, (8, 7): 4}, "cell I8 holds 4, which is no stack"),
+        ({(4, 4): 1, (0, 0): -4}, "cell A1 holds -4, which is no stack"),
+    ],
+)
+def test_from_matrix_names_the_first_place_that_is_no_board(changes, reason):
+    bad = [row[:] for row in RULEBOOK_START]
+    for (x, y), value in changes.items():
+        bad[y][x] = value
+    with pytest.raises(ValueError) as raised:
+        Position.from_matrix(bad, WHITE, ATTACK_ONLY)
+    assert str(raised.value) == reason
+
+
 def test_from_matrix_knows_whites_opening_turn_by_the_full_board():
     opening = Position.from_matrix(RULEBOOK_START, WHITE, ATTACK_ONLY)
     assert opening.single and opening.hash == Position.initial().hash
