@@ -508,7 +508,10 @@ static int deliver_usual(PyObject *channel, PyObject *data) {
     if (deadline == -1.0 && PyErr_Occurred()) goto end;
     handled = 0;
     if (arrived > deadline || PyBytes_GET_SIZE(data) > config.max_logged) goto end;
-    message = decode_whole(FIELD(channel, channel_at, C_DECODER), data);
+    PyObject *decoder = FIELD(channel, channel_at, C_DECODER);
+    Py_INCREF(decoder);
+    message = decode_whole(decoder, data);
+    Py_DECREF(decoder);
     if (message == NULL) {
         handled = PyErr_Occurred() ? -1 : 0;
         goto end;
@@ -985,12 +988,19 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
         FIELD(channel, channel_at, C_LOOP) == Py_None) {
         return PyObject_CallMethodObjArgs(channel, s_request, message, delay_obj, NULL);
     }
-    PyObject *waiter = create_future(FIELD(channel, channel_at, C_LOOP));
+    PyObject *loop = FIELD(channel, channel_at, C_LOOP);
+    Py_INCREF(loop);
+    PyObject *waiter = create_future(loop);
+    Py_DECREF(loop);
     if (waiter == NULL) return NULL;
     PyObject *data = NULL, *stamp = NULL, *check = NULL;
     field_set(channel, channel_at, C_WAITER, waiter);
-    data = encode(FIELD(channel, channel_at, C_CODEC), message);
+    PyObject *codec = FIELD(channel, channel_at, C_CODEC);
+    Py_INCREF(codec);
+    data = encode(codec, message);
+    Py_DECREF(codec);
     if (data == NULL) goto fail;
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
     field_set(channel, channel_at, C_CPU, Py_None);
     double sent_at;
     stamp = monotonic_now(&sent_at);
@@ -1024,6 +1034,7 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
         if (recorded < 0) goto fail;
     }
 
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
     if (FIELD(channel, channel_at, C_CLOSED) == Py_None) {
         PyObject *connection = FIELD(channel, channel_at, C_CONNECTION);
         if (connection != Py_None) {
@@ -1033,6 +1044,7 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
             if (written < 0) goto fail;
         }
     }
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
     /* The write may have found the bot gone: the request ends with its fault. */
     PyObject *closed = FIELD(channel, channel_at, C_CLOSED);
     if (closed != Py_None) {
@@ -1048,11 +1060,8 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
         }
     }
 
-    /* Fields read anew: the calls above run Python code. */
-    if (!all_set(channel, channel_at, C_FIELDS)) {
-        PyErr_SetString(PyExc_AttributeError, "a slot of the channel was deleted");
-        goto fail;
-    }
+    /* Fields read anew: the calls above may run Python code. */
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
     PyObject *timer = FIELD(channel, channel_at, C_TIMER);
     int move = timer == NULL || timer == Py_None;
     if (!move) {
@@ -1076,6 +1085,8 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
     Py_DECREF(stamp);
     Py_DECREF(check);
     return waiter;
+deleted:
+    PyErr_SetString(PyExc_AttributeError, "a slot of the channel was deleted");
 fail:
     Py_XDECREF(data);
     Py_XDECREF(stamp);
