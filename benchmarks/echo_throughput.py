@@ -23,24 +23,28 @@ and highest).
 ``--compare DIR`` measures the ``arena_kernel`` package found in DIR too (a copy of the
 kernel from before a change), in a child process run between this process's own trials.
 
-Where it stands (two cores, 7 trials of 3000, the kernel before in the same run with
-``--compare``; two runs, at loads near 7 and near 3): with the compiled round trip
-(``kernel/arena_kernel/codecs/_fast.c``: ``Channel.ask`` and the read of the one whole line
-that answers it, the line and jsonl codecs' usual messages), arena's stdio + line round
-trip costs 1.48 and 1.49 times the bare asyncio one in CPU (1.71 and 1.52 before: within
-the spread of the trials, 1.24 to 2.18; 2.1 to 2.6 long ago); stdio + jsonl 1.54 times
-(2.06 and 1.85); tcp + jsonl 2.37 and 2.26 times (3.00 and 2.68), which is 1.37 and 1.36
-times a bare asyncio round trip on tcp (1.75 and 1.61). The game's record, made after the
-round trips, 4.4 to 5.2 µs a round trip. On the Python code alone (``ARENA_PURE_PYTHON=1``,
-5 trials at a load near 3) the figures are those before: line 1.56 (1.64 before in the same
-run), jsonl 1.91 (1.95), tcp 1.66 times its floor (1.61).
+Where it stands (two cores shared with other work, 7 trials of 3000, the kernel before in
+the same run with ``--compare``; four runs, at loads near 7, 10, 5 and 3, with trials spread
+widely): with the compiled round trip (``kernel/arena_kernel/codecs/
+_fast.c``: the request, the read of the line that answers it, the connection's read and
+usual write, the table's usual step around them, reading the channel's, decoder's, log's
+and connection's slots as fields), arena's stdio + line round trip costs 1.20, 1.54, 1.22
+and 1.27 times the bare asyncio one in CPU (1.47, 1.56, 1.54 and 1.52 before in the same
+runs; the 1.54 of the loaded run spread from 1.18 to 2.54); stdio + jsonl 1.18, 1.31, 1.28
+and 1.43 times (1.45, 1.63, 1.48 and 1.51 before; the 1.43 spread from 1.13 to 2.09); tcp +
+jsonl 1.19, 1.14, 1.18 and 1.15 times a bare asyncio round trip on tcp (1.38, 1.49, 1.43
+and 1.44 before). Counted in instructions of the referee process
+(callgrind, which no load changes; the bot's process not counted), a round trip is 47,700
+on stdio + line, 47,800 on stdio + jsonl and 48,200 on tcp + jsonl, against 40,700 for the
+bare loop on pipes and 40,400 on tcp: 1.17, 1.17 and 1.19 times (59,300, 60,500 and 60,800
+before: 1.46, 1.49 and 1.50 times). The game's record, made after the round trips, 5.3 to
+6.6 µs a round trip. On the Python code alone (``ARENA_PURE_PYTHON=1``, 5 trials at a load
+near 4) the figures are those before, within the spread: line 1.51 (1.65 before in the same
+run), jsonl 1.98 (1.84), tcp 1.60 times its floor (1.62).
 
-The compiled path saves the jsonl codec's Python and JSON layers, but on the line codec
-little: it reaches the channel's attributes by name, as the Python does, and what is left
-is the table's coroutine and its ``Reply``, the connection's read and write, the future and
-the event loop's two iterations a round trip. 1.3 times would take the channel's state in
-a compiled object of its own (its attributes read as fields) and the table's usual step
-compiled too.
+What is left on the compiled path is the table's coroutine (a Python frame made and
+resumed for every round trip), the round trip's tuples (its result and the log's two
+entries), the future and the event loop's two iterations a round trip, as on the bare loop.
 """
 
 from __future__ import annotations

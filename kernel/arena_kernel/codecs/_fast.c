@@ -9,7 +9,10 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     PyObject *line_decoder;  /* the exact types whose reads are decoded here */
@@ -20,6 +23,8 @@ typedef struct {
     PyObject *encode_json; /* the C encoder JsonlCodec's _encode calls, or None */
     PyObject *wire_text;
     PyObject *monotonic;
+    PyObject *create_future; /* asyncio's BaseEventLoop.create_future */
+    PyObject *future_type;   /* asyncio.Future, what it makes */
     Py_ssize_t max_logged;
     Py_ssize_t max_depth;
 } Config;
@@ -34,7 +39,150 @@ static PyObject *s_closed, *s_waiter, *s_cpu, *s_owed, *s_deadline, *s_decoder, 
     *s_create_future, *s_codec, *s_encode, *s_pending_bytes, *s_check_at, *s_connection,
     *s_write, *s_end, *s_timer, *s_timer_at, *s_cancel, *s_set_timer, *s_request, *s_done,
     *s_set_result, *s_on_data, *s_recv, *s_send, *s_zero_float, *s_zero_int,
-    *s_empty;
+    *s_empty, *s_loop_kwnames, *s_read_once, *s_not_read, *s_drain;
+
+/* ---- slots read as fields ------------------------------------------------------------ */
+
+/* The channel, the line decoder and the event log keep their state in __slots__: a slot is
+ * a field of the object, at an offset its member descriptor holds. The compiled path reads
+ * and writes those fields directly (as the descriptor does), on objects of exactly the
+ * configured types (or a subclass of the channel, whose base slots stay where they are). */
+
+enum {
+    C_CLOSED, C_WAITER, C_CPU, C_OWED, C_DEADLINE, C_DECODER, C_SENT_AT, C_LOG, C_SEAT,
+    C_ANSWERED, C_LOOP, C_CODEC, C_PENDING_BYTES, C_CHECK_AT, C_CONNECTION, C_TIMER,
+    C_TIMER_AT, C_INBOX, C_FIELDS
+};
+static const char *const channel_names[C_FIELDS] = {
+    "closed", "_waiter", "_cpu", "_owed", "_deadline", "_decoder", "_sent_at", "log", "seat",
+    "answered", "_loop", "codec", "_pending_bytes", "_check_at", "connection", "_timer",
+    "_timer_at", "_inbox"};
+static Py_ssize_t channel_at[C_FIELDS];
+static PyTypeObject *channel_type = NULL;
+
+enum { D_BUF, D_SKIPPING, D_MAX, D_FIELDS };
+static const char *const decoder_names[D_FIELDS] = {"_buf", "_skipping", "_max"};
+static Py_ssize_t decoder_at[D_FIELDS];
+
+enum { R_MESSAGE, R_FAULT, R_ELAPSED, R_LIMIT, R_UNSOLICITED, R_CPU, R_FIELDS };
+static const char *const reply_names[R_FIELDS] = {"message", "fault", "elapsed", "limit",
+                                                  "unsolicited", "cpu"};
+static Py_ssize_t reply_at[R_FIELDS];
+static PyTypeObject *reply_type = NULL;
+
+static const char *const log_names[1] = {"record"};
+static Py_ssize_t log_at[1];
+static PyTypeObject *log_type = NULL;
+
+enum { F_CLOSING, F_ON_DATA, F_OUT, F_RFD, F_WFD, F_WRITABLE, F_FIELDS };
+static const char *const connection_names[F_FIELDS] = {"_closing", "_on_data", "_out", "_rfd",
+                                                       "_wfd", "_writable"};
+static Py_ssize_t connection_at[F_FIELDS];
+static PyTypeObject *connection_type = NULL;
+static PyObject *connection_write = NULL; /* FdConnection.write */
+static char *read_buffer = NULL;
+static Py_ssize_t read_size = 0;
+
+#define FIELD(obj, offsets, i) (*(PyObject **)((char *)(obj) + (offsets)[i]))
+
+#define MOST_FIELDS 32
+
+/* The offsets of the slots ``names`` of ``type``, into ``offsets`` once all are found: 0,
+ * or -1 with an error (a name that is not a slot of an object), ``offsets`` unchanged. */
+static int slot_offsets(PyObject *type, const char *const *names, Py_ssize_t *offsets,
+                        int count) {
+    Py_ssize_t found[MOST_FIELDS];
+    if (count > MOST_FIELDS) {
+        PyErr_SetString(PyExc_SystemError, "too many fields");
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        PyObject *descr = PyObject_GetAttrString(type, names[i]);
+        if (descr == NULL) return -1;
+        int slot = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
+                   ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
+        if (slot) found[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
+        Py_DECREF(descr);
+        if (!slot) {
+            PyErr_Format(PyExc_TypeError, "%R.%s is not a slot", type, names[i]);
+            return -1;
+        }
+    }
+    memcpy(offsets, found, sizeof(Py_ssize_t) * (size_t)count);
+    return 0;
+}
+
+/* Whether every one of the fields is set (an unset slot is Python's to report). */
+static int all_set(PyObject *obj, const Py_ssize_t *offsets, int count) {
+    for (int i = 0; i < count; i++) {
+        if (FIELD(obj, offsets, i) == NULL) return 0;
+    }
+    return 1;
+}
+
+/* Store a new reference to ``value`` in a field, as a slot's assignment does. */
+static void field_set(PyObject *obj, const Py_ssize_t *offsets, int i, PyObject *value) {
+    PyObject *old = FIELD(obj, offsets, i);
+    Py_INCREF(value);
+    FIELD(obj, offsets, i) = value;
+    Py_XDECREF(old);
+}
+
+/* Keep new references to ``values`` in ``targets`` (dropping the old ones if ``had``). */
+static int replace_objects(PyObject **targets[], PyObject *values[], size_t count, int had) {
+    for (size_t i = 0; i < count; i++) {
+        Py_INCREF(values[i]);
+        if (had) Py_DECREF(*targets[i]);
+        *targets[i] = values[i];
+    }
+    return 0;
+}
+
+/* A field's float (the channel's stamps are floats): -1.0 with an error set otherwise. */
+static double field_float(PyObject *obj, int i) {
+    PyObject *value = FIELD(obj, channel_at, i);
+    if (value == NULL) {
+        PyErr_Format(PyExc_AttributeError, "%s", channel_names[i]);
+        return -1.0;
+    }
+    if (PyFloat_CheckExact(value)) return PyFloat_AS_DOUBLE(value);
+    return PyFloat_AsDouble(value);
+}
+
+/* Whether ``obj`` is a channel whose fields are all set. */
+static int is_channel(PyObject *obj) {
+    return channel_type != NULL && PyObject_TypeCheck(obj, channel_type) &&
+           all_set(obj, channel_at, C_FIELDS);
+}
+
+/* A log entry: (stamp, kind, seat, bytes or text, elapsed, CPU time), a new reference or
+ * NULL with an error. None of its items can hold a reference to anything, so the
+ * collector, which would stop tracking it at its first look, does not track it at all. */
+static PyObject *log_entry(PyObject *stamp, PyObject *kind, PyObject *seat, PyObject *text,
+                           PyObject *elapsed) {
+    PyObject *entry = PyTuple_Pack(6, stamp, kind, seat, text, elapsed, Py_None);
+    if (entry != NULL && PyFloat_CheckExact(stamp) && PyUnicode_CheckExact(kind) &&
+        (seat == Py_None || PyLong_CheckExact(seat)) &&
+        (PyBytes_CheckExact(text) || PyUnicode_CheckExact(text)) &&
+        (elapsed == Py_None || PyFloat_CheckExact(elapsed))) {
+        PyObject_GC_UnTrack(entry);
+    }
+    return entry;
+}
+
+/* ``log.record(entry)``, the slot read as a field on an EventLog: 0, or -1 with an error. */
+static int record(PyObject *log, PyObject *entry) {
+    PyObject *recorded;
+    if (Py_TYPE(log) == log_type && FIELD(log, log_at, 0) != NULL) {
+        recorded = PyObject_CallOneArg(FIELD(log, log_at, 0), entry);
+    } else {
+        recorded = PyObject_CallMethodOneArg(log, s_record, entry);
+    }
+    if (recorded == NULL) return -1;
+    Py_DECREF(recorded);
+    return 0;
+}
+
 
 /* ---- decoding one whole line ------------------------------------------------------ */
 
@@ -243,23 +391,15 @@ static PyObject *decode_whole(PyObject *decoder, PyObject *data) {
     const char *bytes = PyBytes_AS_STRING(data);
     if (n == 0 || memchr(bytes, '\n', n) != bytes + n - 1) return NULL;
 
-    PyObject *buf = PyObject_GetAttr(decoder, s_buf);
-    if (buf == NULL) return NULL;
-    Py_ssize_t buffered = PyObject_Length(buf);
-    Py_DECREF(buf);
-    if (buffered != 0) {
-        if (buffered < 0) return NULL;
-        return NULL;
-    }
-    PyObject *skipping = PyObject_GetAttr(decoder, s_skipping);
-    if (skipping == NULL) return NULL;
-    int skip = PyObject_IsTrue(skipping);
-    Py_DECREF(skipping);
+    if (!all_set(decoder, decoder_at, D_FIELDS)) return NULL;
+    PyObject *buf = FIELD(decoder, decoder_at, D_BUF);
+    Py_ssize_t buffered =
+        PyByteArray_CheckExact(buf) ? PyByteArray_GET_SIZE(buf) : PyObject_Length(buf);
+    if (buffered != 0) return NULL; /* with the error of a length that failed */
+    PyObject *skipping = FIELD(decoder, decoder_at, D_SKIPPING);
+    int skip = skipping == Py_False ? 0 : PyObject_IsTrue(skipping);
     if (skip != 0) return NULL;
-    PyObject *max = PyObject_GetAttr(decoder, s_max);
-    if (max == NULL) return NULL;
-    Py_ssize_t limit = PyLong_AsSsize_t(max);
-    Py_DECREF(max);
+    Py_ssize_t limit = PyLong_AsSsize_t(FIELD(decoder, decoder_at, D_MAX));
     if (limit == -1 && PyErr_Occurred()) return NULL;
 
     Py_ssize_t end = n - 1;
@@ -315,23 +455,8 @@ static PyObject *decode_whole(PyObject *decoder, PyObject *data) {
 
 typedef struct {
     PyObject_HEAD PyObject *channel;
+    vectorcallfunc vectorcall;
 } Reader;
-
-static int is_none_attr(PyObject *obj, PyObject *name, int *result) {
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value == NULL) return -1;
-    *result = value == Py_None;
-    Py_DECREF(value);
-    return 0;
-}
-
-static double float_attr(PyObject *obj, PyObject *name) {
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value == NULL) return -1.0;
-    double result = PyFloat_AsDouble(value);
-    Py_DECREF(value);
-    return result;
-}
 
 static PyObject *monotonic_now(double *now) {
     PyObject *stamp = PyObject_CallNoArgs(config.monotonic);
@@ -344,101 +469,93 @@ static PyObject *monotonic_now(double *now) {
     return stamp;
 }
 
-/* 1: the usual reply, delivered; 0: not that case, nothing changed; -1: an error. */
-static int deliver_usual(PyObject *channel, PyObject *data) {
-    int none;
-    if (is_none_attr(channel, s_closed, &none) < 0) return -1;
-    if (!none) return 0;
-    PyObject *waiter = PyObject_GetAttr(channel, s_waiter);
-    if (waiter == NULL) return -1;
-    int handled = 0;
-    PyObject *stamp = NULL, *message = NULL, *elapsed = NULL;
-    if (waiter == Py_None) goto done;
-    PyObject *finished = PyObject_CallMethodNoArgs(waiter, s_done);
-    if (finished == NULL) goto fail;
-    int is_done = PyObject_IsTrue(finished);
+/* ``future.done()``: 1, 0, or -1 with an error. */
+static int is_done(PyObject *future) {
+    PyObject *finished = PyObject_CallMethodNoArgs(future, s_done);
+    if (finished == NULL) return -1;
+    int done = PyObject_IsTrue(finished);
     Py_DECREF(finished);
-    if (is_done) {
-        if (is_done < 0) goto fail;
-        goto done;
+    return done;
+}
+
+/* The usual reply: one whole line, in time, for the request waiting on the wall clock,
+ * with no late answer owed. 1: delivered; 0: not that case, nothing changed; -1: an error. */
+static int deliver_usual(PyObject *channel, PyObject *data) {
+    if (!is_channel(channel)) return 0;
+    if (FIELD(channel, channel_at, C_CLOSED) != Py_None) return 0;
+    PyObject *waiter = FIELD(channel, channel_at, C_WAITER);
+    if (waiter == Py_None) return 0;
+    Py_INCREF(waiter);
+    int handled = -1;
+    PyObject *stamp = NULL, *message = NULL, *elapsed = NULL;
+    int done = is_done(waiter);
+    if (done != 0) {
+        handled = done < 0 ? -1 : 0;
+        goto end;
     }
-    if (is_none_attr(channel, s_cpu, &none) < 0) goto fail;
-    if (!none) goto done;
-    PyObject *owed = PyObject_GetAttr(channel, s_owed);
-    if (owed == NULL) goto fail;
-    Py_ssize_t owing = PyObject_Length(owed);
-    Py_DECREF(owed);
+    handled = 0;
+    if (FIELD(channel, channel_at, C_CPU) != Py_None) goto end;
+    Py_ssize_t owing = PyObject_Length(FIELD(channel, channel_at, C_OWED));
     if (owing != 0) {
-        if (owing < 0) goto fail;
-        goto done;
+        handled = owing < 0 ? -1 : 0;
+        goto end;
     }
+    handled = -1;
     double arrived;
     stamp = monotonic_now(&arrived);
-    if (stamp == NULL) goto fail;
-    double deadline = float_attr(channel, s_deadline);
-    if (deadline == -1.0 && PyErr_Occurred()) goto fail;
-    if (arrived > deadline) goto done;
-    if (PyBytes_GET_SIZE(data) > config.max_logged) goto done;
-    PyObject *decoder = PyObject_GetAttr(channel, s_decoder);
-    if (decoder == NULL) goto fail;
+    if (stamp == NULL) goto end;
+    double deadline = field_float(channel, C_DEADLINE);
+    if (deadline == -1.0 && PyErr_Occurred()) goto end;
+    handled = 0;
+    if (arrived > deadline || PyBytes_GET_SIZE(data) > config.max_logged) goto end;
+    PyObject *decoder = FIELD(channel, channel_at, C_DECODER);
+    Py_INCREF(decoder);
     message = decode_whole(decoder, data);
     Py_DECREF(decoder);
     if (message == NULL) {
-        if (PyErr_Occurred()) goto fail;
-        goto done;
+        handled = PyErr_Occurred() ? -1 : 0;
+        goto end;
     }
-    double sent_at = float_attr(channel, s_sent_at);
-    if (sent_at == -1.0 && PyErr_Occurred()) goto fail;
+    handled = -1;
+    double sent_at = field_float(channel, C_SENT_AT);
+    if (sent_at == -1.0 && PyErr_Occurred()) goto end;
     elapsed = PyFloat_FromDouble(arrived - sent_at);
-    if (elapsed == NULL) goto fail;
-    PyObject *log = PyObject_GetAttr(channel, s_log);
-    if (log == NULL) goto fail;
+    if (elapsed == NULL) goto end;
+    PyObject *log = FIELD(channel, channel_at, C_LOG);
     if (log != Py_None) {
-        PyObject *seat = PyObject_GetAttr(channel, s_seat);
-        if (seat == NULL) {
-            Py_DECREF(log);
-            goto fail;
-        }
-        PyObject *entry = PyTuple_Pack(6, stamp, s_recv, seat, data, elapsed, Py_None);
-        Py_DECREF(seat);
-        if (entry == NULL) {
-            Py_DECREF(log);
-            goto fail;
-        }
-        PyObject *done_ = PyObject_CallMethodOneArg(log, s_record, entry);
-        Py_DECREF(entry);
+        Py_INCREF(log);
+        PyObject *entry =
+            log_entry(stamp, s_recv, FIELD(channel, channel_at, C_SEAT), data, elapsed);
+        int recorded = entry == NULL ? -1 : record(log, entry);
+        Py_XDECREF(entry);
         Py_DECREF(log);
-        if (done_ == NULL) goto fail;
-        Py_DECREF(done_);
-    } else {
-        Py_DECREF(log);
+        if (recorded < 0) goto end;
     }
-    if (PyObject_SetAttr(channel, s_waiter, Py_None) < 0) goto fail;
-    if (PyObject_SetAttr(channel, s_answered, Py_True) < 0) goto fail;
+    field_set(channel, channel_at, C_WAITER, Py_None);
+    field_set(channel, channel_at, C_ANSWERED, Py_True);
     PyObject *result = PyTuple_Pack(3, message, elapsed, Py_None);
-    if (result == NULL) goto fail;
+    if (result == NULL) goto end;
     PyObject *set = PyObject_CallMethodOneArg(waiter, s_set_result, result);
     Py_DECREF(result);
-    if (set == NULL) goto fail;
+    if (set == NULL) goto end;
     Py_DECREF(set);
     handled = 1;
-done:
+end:
     Py_XDECREF(stamp);
     Py_XDECREF(message);
     Py_XDECREF(elapsed);
     Py_DECREF(waiter);
     return handled;
-fail:
-    Py_XDECREF(stamp);
-    Py_XDECREF(message);
-    Py_XDECREF(elapsed);
-    Py_DECREF(waiter);
-    return -1;
 }
 
-static PyObject *Reader_call(Reader *self, PyObject *args, PyObject *kwargs) {
-    PyObject *data;
-    if (!PyArg_ParseTuple(args, "O:Reader", &data)) return NULL;
+static PyObject *Reader_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                   PyObject *kwnames) {
+    Reader *self = (Reader *)callable;
+    if (PyVectorcall_NARGS(nargsf) != 1 || kwnames != NULL) {
+        PyErr_SetString(PyExc_TypeError, "Reader(data)");
+        return NULL;
+    }
+    PyObject *data = args[0];
     if (codecs_ready && channels_ready && PyBytes_CheckExact(data)) {
         int handled = deliver_usual(self->channel, data);
         if (handled < 0) return NULL;
@@ -452,6 +569,7 @@ static int Reader_init(Reader *self, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTuple(args, "O:Reader", &channel)) return -1;
     Py_INCREF(channel);
     Py_XSETREF(self->channel, channel);
+    self->vectorcall = Reader_vectorcall;
     return 0;
 }
 
@@ -475,13 +593,157 @@ static PyTypeObject ReaderType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "arena_kernel.codecs._fast.Reader",
     .tp_doc = "Reader(channel)(data): the channel's on_data, the usual reply compiled.",
     .tp_basicsize = sizeof(Reader),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(Reader, vectorcall),
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Reader_init,
-    .tp_call = (ternaryfunc)Reader_call,
+    .tp_call = PyVectorcall_Call,
     .tp_traverse = (traverseproc)Reader_traverse,
     .tp_clear = (inquiry)Reader_clear,
     .tp_dealloc = (destructor)Reader_dealloc,
+};
+
+/* ---- the connection: FdConnection's read and its usual write ------------------------ */
+
+/* Whether ``obj`` is an FdConnection whose fields are all set. */
+static int is_fd_connection(PyObject *obj) {
+    return connection_type != NULL && PyObject_TypeCheck(obj, connection_type) &&
+           all_set(obj, connection_at, F_FIELDS);
+}
+
+/* A field's int (a file descriptor): -1 with an error set otherwise. */
+static int field_fd(PyObject *obj, int i) {
+    long fd = PyLong_AsLong(FIELD(obj, connection_at, i));
+    if (fd == -1 && PyErr_Occurred()) return -1;
+    if (fd < 0 || fd > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "not a file descriptor");
+        return -1;
+    }
+    return (int)fd;
+}
+
+static int call_write(PyObject *connection, PyObject *data) {
+    PyObject *written = PyObject_CallMethodOneArg(connection, s_write, data);
+    if (written == NULL) return -1;
+    Py_DECREF(written);
+    return 0;
+}
+
+/* ``connection.write(data)``: 0, or -1 with an error. On an FdConnection with nothing
+ * waiting to be written, the write it makes; what the system takes only in part, or not at
+ * all, goes to its ``write`` (which writes again, or buffers, or finds the bot gone). */
+static int write_to(PyObject *connection, PyObject *data) {
+    if (!is_fd_connection(connection) || !PyBytes_CheckExact(data) ||
+        PyBytes_GET_SIZE(data) == 0 ||
+        _PyType_Lookup(Py_TYPE(connection), s_write) != connection_write ||
+        FIELD(connection, connection_at, F_CLOSING) != Py_False ||
+        FIELD(connection, connection_at, F_WRITABLE) != Py_True) {
+        return call_write(connection, data);
+    }
+    PyObject *out = FIELD(connection, connection_at, F_OUT);
+    if (!PyByteArray_CheckExact(out) || PyByteArray_GET_SIZE(out) != 0) {
+        return call_write(connection, data);
+    }
+    int wfd = field_fd(connection, F_WFD);
+    if (wfd < 0) return -1;
+    Py_ssize_t size = PyBytes_GET_SIZE(data);
+    Py_ssize_t sent = write(wfd, PyBytes_AS_STRING(data), (size_t)size);
+    if (sent == size) return 0;
+    if (sent <= 0) return call_write(connection, data);
+    PyObject *rest = PyBytes_FromStringAndSize(PyBytes_AS_STRING(data) + sent, size - sent);
+    if (rest == NULL) return -1;
+    int status = call_write(connection, rest);
+    Py_DECREF(rest);
+    return status;
+}
+
+/* FdReader(connection)(): the connection's ``_read_once``, the read made here; a read that
+ * brings no data goes to its ``_not_read`` (None at the end of the output, else the
+ * OSError os.read raises). */
+typedef struct {
+    PyObject_HEAD PyObject *connection;
+    vectorcallfunc vectorcall;
+} FdReader;
+
+static PyObject *FdReader_vectorcall(PyObject *callable, PyObject *const *args,
+                                     size_t nargsf, PyObject *kwnames) {
+    PyObject *connection = ((FdReader *)callable)->connection;
+    if (PyVectorcall_NARGS(nargsf) != 0 || kwnames != NULL) {
+        PyErr_SetString(PyExc_TypeError, "FdReader()");
+        return NULL;
+    }
+    if (read_buffer == NULL || !is_fd_connection(connection) ||
+        FIELD(connection, connection_at, F_ON_DATA) == Py_None) {
+        return PyObject_CallMethodNoArgs(connection, s_read_once);
+    }
+    int rfd = field_fd(connection, F_RFD);
+    if (rfd < 0) return NULL;
+    Py_ssize_t got;
+    for (;;) {
+        got = read(rfd, read_buffer, (size_t)read_size);
+        if (got >= 0 || errno != EINTR) break;
+        if (PyErr_CheckSignals() < 0) return NULL; /* as os.read, retried after EINTR */
+    }
+    if (got == 0) return PyObject_CallMethodOneArg(connection, s_not_read, Py_None);
+    if (got < 0) {
+        PyObject *type, *error, *traceback;
+        PyErr_SetFromErrno(PyExc_OSError);
+        PyErr_Fetch(&type, &error, &traceback);
+        PyErr_NormalizeException(&type, &error, &traceback);
+        Py_XDECREF(type);
+        Py_XDECREF(traceback);
+        if (error == NULL) return NULL;
+        PyObject *judged = PyObject_CallMethodOneArg(connection, s_not_read, error);
+        Py_DECREF(error);
+        return judged;
+    }
+    PyObject *data = PyBytes_FromStringAndSize(read_buffer, got);
+    if (data == NULL) return NULL;
+    PyObject *on_data = FIELD(connection, connection_at, F_ON_DATA);
+    Py_INCREF(on_data);
+    PyObject *done = PyObject_CallOneArg(on_data, data);
+    Py_DECREF(on_data);
+    Py_DECREF(data);
+    return done;
+}
+
+static int FdReader_init(FdReader *self, PyObject *args, PyObject *kwargs) {
+    PyObject *connection;
+    if (!PyArg_ParseTuple(args, "O:FdReader", &connection)) return -1;
+    Py_INCREF(connection);
+    Py_XSETREF(self->connection, connection);
+    self->vectorcall = FdReader_vectorcall;
+    return 0;
+}
+
+static int FdReader_traverse(FdReader *self, visitproc visit, void *arg) {
+    Py_VISIT(self->connection);
+    return 0;
+}
+
+static int FdReader_clear(FdReader *self) {
+    Py_CLEAR(self->connection);
+    return 0;
+}
+
+static void FdReader_dealloc(FdReader *self) {
+    PyObject_GC_UnTrack(self);
+    FdReader_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject FdReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "arena_kernel.codecs._fast.FdReader",
+    .tp_doc = "FdReader(connection)(): the connection's _read_once, the read compiled.",
+    .tp_basicsize = sizeof(FdReader),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(FdReader, vectorcall),
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)FdReader_init,
+    .tp_call = PyVectorcall_Call,
+    .tp_traverse = (traverseproc)FdReader_traverse,
+    .tp_clear = (inquiry)FdReader_clear,
+    .tp_dealloc = (destructor)FdReader_dealloc,
 };
 
 /* ---- encoding --------------------------------------------------------------------- */
@@ -702,29 +964,16 @@ static PyObject *encode(PyObject *codec, PyObject *message) {
 
 /* ---- the request: Channel.ask ------------------------------------------------------ */
 
-static int end_if_closed(PyObject *channel, PyObject *waiter) {
-    PyObject *closed = PyObject_GetAttr(channel, s_closed);
-    if (closed == NULL) return -1;
-    int status = 0;
-    if (closed != Py_None) {
-        PyObject *finished = PyObject_CallMethodNoArgs(waiter, s_done);
-        if (finished == NULL) {
-            status = -1;
-        } else {
-            int is_done = PyObject_IsTrue(finished);
-            Py_DECREF(finished);
-            if (is_done < 0) {
-                status = -1;
-            } else if (!is_done) {
-                PyObject *ended = PyObject_CallMethodObjArgs(channel, s_end, waiter, closed,
-                                                             s_zero_float, NULL);
-                if (ended == NULL) status = -1;
-                Py_XDECREF(ended);
-            }
-        }
+/* ``loop.create_future()``: on a loop whose create_future is asyncio's own, the future it
+ * makes (``asyncio.Future(loop=loop)``), made here. */
+static PyObject *create_future(PyObject *loop) {
+    if (config.create_future != NULL &&
+        _PyType_Lookup(Py_TYPE(loop), s_create_future) == config.create_future) {
+        PyObject *args[2] = {NULL, loop};
+        return PyObject_Vectorcall(config.future_type, args + 1,
+                                   0 | PY_VECTORCALL_ARGUMENTS_OFFSET, s_loop_kwnames);
     }
-    Py_DECREF(closed);
-    return status;
+    return PyObject_CallMethodNoArgs(loop, s_create_future);
 }
 
 static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -735,100 +984,98 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
     PyObject *channel = args[0], *message = args[1], *delay_obj = args[2];
     double delay = PyFloat_AsDouble(delay_obj);
     if (delay == -1.0 && PyErr_Occurred()) return NULL;
-    PyObject *loop = PyObject_GetAttr(channel, s_loop);
-    if (loop == NULL) return NULL;
-    if (loop == Py_None || !codecs_ready || !channels_ready) {
-        Py_DECREF(loop);
+    if (!codecs_ready || !channels_ready || !is_channel(channel) ||
+        FIELD(channel, channel_at, C_LOOP) == Py_None) {
         return PyObject_CallMethodObjArgs(channel, s_request, message, delay_obj, NULL);
     }
-    PyObject *waiter = PyObject_CallMethodNoArgs(loop, s_create_future);
+    PyObject *loop = FIELD(channel, channel_at, C_LOOP);
+    Py_INCREF(loop);
+    PyObject *waiter = create_future(loop);
     Py_DECREF(loop);
     if (waiter == NULL) return NULL;
     PyObject *data = NULL, *stamp = NULL, *check = NULL;
-    if (PyObject_SetAttr(channel, s_waiter, waiter) < 0) goto fail;
-    PyObject *codec = PyObject_GetAttr(channel, s_codec);
-    if (codec == NULL) goto fail;
+    field_set(channel, channel_at, C_WAITER, waiter);
+    PyObject *codec = FIELD(channel, channel_at, C_CODEC);
+    Py_INCREF(codec);
     data = encode(codec, message);
     Py_DECREF(codec);
     if (data == NULL) goto fail;
-    if (PyObject_SetAttr(channel, s_cpu, Py_None) < 0) goto fail;
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
+    field_set(channel, channel_at, C_CPU, Py_None);
     double sent_at;
     stamp = monotonic_now(&sent_at);
     if (stamp == NULL) goto fail;
-    if (PyObject_SetAttr(channel, s_sent_at, stamp) < 0) goto fail;
-    if (PyObject_SetAttr(channel, s_pending_bytes, s_zero_int) < 0) goto fail;
+    field_set(channel, channel_at, C_SENT_AT, stamp);
+    field_set(channel, channel_at, C_PENDING_BYTES, s_zero_int);
     double check_at = sent_at + delay;
     check = PyFloat_FromDouble(check_at);
     if (check == NULL) goto fail;
-    if (PyObject_SetAttr(channel, s_check_at, check) < 0) goto fail;
-    if (PyObject_SetAttr(channel, s_deadline, check) < 0) goto fail;
+    field_set(channel, channel_at, C_CHECK_AT, check);
+    field_set(channel, channel_at, C_DEADLINE, check);
 
-    PyObject *log = PyObject_GetAttr(channel, s_log);
-    if (log == NULL) goto fail;
+    PyObject *log = FIELD(channel, channel_at, C_LOG);
     if (log != Py_None) {
+        Py_INCREF(log);
         PyObject *text;
-        Py_ssize_t size = PyObject_Length(data);
-        if (size < 0) {
-            Py_DECREF(log);
-            goto fail;
-        }
-        if (size <= config.max_logged) {
+        if (PyBytes_GET_SIZE(data) <= config.max_logged) {
             Py_INCREF(data);
             text = data;
         } else {
             text = PyObject_CallOneArg(config.wire_text, data);
         }
-        PyObject *seat = text == NULL ? NULL : PyObject_GetAttr(channel, s_seat);
-        PyObject *entry = seat == NULL
-                              ? NULL
-                              : PyTuple_Pack(6, stamp, s_send, seat, text, Py_None, Py_None);
-        Py_XDECREF(seat);
+        PyObject *entry =
+            text == NULL ? NULL
+                         : log_entry(stamp, s_send, FIELD(channel, channel_at, C_SEAT), text,
+                                     Py_None);
         Py_XDECREF(text);
-        PyObject *recorded = entry == NULL ? NULL : PyObject_CallMethodOneArg(log, s_record, entry);
+        int recorded = entry == NULL ? -1 : record(log, entry);
         Py_XDECREF(entry);
         Py_DECREF(log);
-        if (recorded == NULL) goto fail;
-        Py_DECREF(recorded);
-    } else {
-        Py_DECREF(log);
+        if (recorded < 0) goto fail;
     }
 
-    int none;
-    if (is_none_attr(channel, s_closed, &none) < 0) goto fail;
-    if (none) {
-        PyObject *connection = PyObject_GetAttr(channel, s_connection);
-        if (connection == NULL) goto fail;
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
+    if (FIELD(channel, channel_at, C_CLOSED) == Py_None) {
+        PyObject *connection = FIELD(channel, channel_at, C_CONNECTION);
         if (connection != Py_None) {
-            PyObject *written = PyObject_CallMethodOneArg(connection, s_write, data);
+            Py_INCREF(connection);
+            int written = write_to(connection, data);
             Py_DECREF(connection);
-            if (written == NULL) goto fail;
-            Py_DECREF(written);
-        } else {
-            Py_DECREF(connection);
+            if (written < 0) goto fail;
         }
     }
-    if (end_if_closed(channel, waiter) < 0) goto fail;
-
-    PyObject *timer = PyObject_GetAttr(channel, s_timer);
-    if (timer == NULL) goto fail;
-    int move = timer == Py_None;
-    if (!move) {
-        double timer_at = float_attr(channel, s_timer_at);
-        if (timer_at == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(timer);
-            goto fail;
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
+    /* The write may have found the bot gone: the request ends with its fault. */
+    PyObject *closed = FIELD(channel, channel_at, C_CLOSED);
+    if (closed != Py_None) {
+        int done = is_done(waiter);
+        if (done < 0) goto fail;
+        if (!done) {
+            Py_INCREF(closed);
+            PyObject *ended =
+                PyObject_CallMethodObjArgs(channel, s_end, waiter, closed, s_zero_float, NULL);
+            Py_DECREF(closed);
+            if (ended == NULL) goto fail;
+            Py_DECREF(ended);
         }
+    }
+
+    /* Fields read anew: the calls above may run Python code. */
+    if (!all_set(channel, channel_at, C_FIELDS)) goto deleted;
+    PyObject *timer = FIELD(channel, channel_at, C_TIMER);
+    int move = timer == NULL || timer == Py_None;
+    if (!move) {
+        double timer_at = field_float(channel, C_TIMER_AT);
+        if (timer_at == -1.0 && PyErr_Occurred()) goto fail;
         if (timer_at > check_at) {
             move = 1;
+            Py_INCREF(timer);
             PyObject *cancelled = PyObject_CallMethodNoArgs(timer, s_cancel);
-            if (cancelled == NULL) {
-                Py_DECREF(timer);
-                goto fail;
-            }
+            Py_DECREF(timer);
+            if (cancelled == NULL) goto fail;
             Py_DECREF(cancelled);
         }
     }
-    Py_DECREF(timer);
     if (move) {
         PyObject *set = PyObject_CallMethodOneArg(channel, s_set_timer, check);
         if (set == NULL) goto fail;
@@ -838,6 +1085,8 @@ static PyObject *fast_ask(PyObject *module, PyObject *const *args, Py_ssize_t na
     Py_DECREF(stamp);
     Py_DECREF(check);
     return waiter;
+deleted:
+    PyErr_SetString(PyExc_AttributeError, "a slot of the channel was deleted");
 fail:
     Py_XDECREF(data);
     Py_XDECREF(stamp);
@@ -846,16 +1095,71 @@ fail:
     return NULL;
 }
 
+/* ---- the table's usual step: Table.ask ------------------------------------------- */
+
+/* drain(channel): ``channel.drain()``, without the call while its inbox is empty. */
+static PyObject *fast_drain(PyObject *module, PyObject *channel) {
+    if (channels_ready && is_channel(channel)) {
+        Py_ssize_t waiting = PyObject_Length(FIELD(channel, channel_at, C_INBOX));
+        if (waiting < 0) return NULL;
+        if (waiting == 0) return PyList_New(0);
+    }
+    return PyObject_CallMethodNoArgs(channel, s_drain);
+}
+
+/* reply(result, limit, unsolicited): the Reply of a request that ended with a message,
+ * ``Reply(result[0], None, result[1], limit, unsolicited, result[2])``, its slots set here
+ * as its __init__ sets them. */
+static PyObject *fast_reply(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "reply(result, limit, unsolicited)");
+        return NULL;
+    }
+    PyObject *result = args[0];
+    if (reply_type == NULL || !PyTuple_CheckExact(result) || PyTuple_GET_SIZE(result) != 3) {
+        if (reply_type == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "the reply type is not configured");
+            return NULL;
+        }
+        PyObject *items = PySequence_Tuple(result);
+        if (items == NULL) return NULL;
+        if (PyTuple_GET_SIZE(items) != 3) {
+            Py_DECREF(items);
+            PyErr_SetString(PyExc_ValueError, "a request's result has three items");
+            return NULL;
+        }
+        PyObject *reply = PyObject_CallFunctionObjArgs(
+            (PyObject *)reply_type, PyTuple_GET_ITEM(items, 0), Py_None,
+            PyTuple_GET_ITEM(items, 1), args[1], args[2], PyTuple_GET_ITEM(items, 2), NULL);
+        Py_DECREF(items);
+        return reply;
+    }
+    PyObject *reply = reply_type->tp_alloc(reply_type, 0);
+    if (reply == NULL) return NULL;
+    PyObject *values[R_FIELDS] = {PyTuple_GET_ITEM(result, 0), Py_None,
+                                  PyTuple_GET_ITEM(result, 1), args[1],
+                                  args[2],                      PyTuple_GET_ITEM(result, 2)};
+    for (int i = 0; i < R_FIELDS; i++) field_set(reply, reply_at, i, values[i]);
+    return reply;
+}
+
+static PyObject *configure_replies(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"reply", NULL};
+    PyObject *type;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$O!:configure_replies", names,
+                                     &PyType_Type, &type))
+        return NULL;
+    Py_ssize_t found[R_FIELDS];
+    if (slot_offsets(type, reply_names, found, R_FIELDS) < 0) return NULL;
+    memcpy(reply_at, found, sizeof found);
+    PyObject **targets[] = {(PyObject **)&reply_type};
+    PyObject *values[] = {type};
+    replace_objects(targets, values, 1, reply_type != NULL);
+    Py_RETURN_NONE;
+}
+
 /* ---- configuration ---------------------------------------------------------------- */
 
-static int replace_objects(PyObject **targets[], PyObject *values[], size_t count, int had) {
-    for (size_t i = 0; i < count; i++) {
-        Py_INCREF(values[i]);
-        if (had) Py_DECREF(*targets[i]);
-        *targets[i] = values[i];
-    }
-    return 0;
-}
 
 static PyObject *configure_codecs(PyObject *module, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"line_decoder", "jsonl_decoder", "line_codec", "jsonl_codec",
@@ -866,6 +1170,12 @@ static PyObject *configure_codecs(PyObject *module, PyObject *args, PyObject *kw
                                      &values[0], &values[1], &values[2], &values[3],
                                      &values[4], &values[5], &max_depth))
         return NULL;
+    if (!PyType_Check(values[0]) || !PyType_Check(values[1]) ||
+        !PyType_IsSubtype((PyTypeObject *)values[1], (PyTypeObject *)values[0])) {
+        PyErr_SetString(PyExc_TypeError, "the jsonl decoder is a line decoder");
+        return NULL;
+    }
+    if (slot_offsets(values[0], decoder_names, decoder_at, D_FIELDS) < 0) return NULL;
     PyObject **targets[] = {&config.line_decoder, &config.jsonl_decoder, &config.line_codec,
                             &config.jsonl_codec,  &config.scan_once,     &config.encode_json};
     replace_objects(targets, values, 6, codecs_ready);
@@ -875,16 +1185,48 @@ static PyObject *configure_codecs(PyObject *module, PyObject *args, PyObject *kw
 }
 
 static PyObject *configure_channels(PyObject *module, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"wire_text", "monotonic", "max_logged", NULL};
-    PyObject *values[2];
+    static char *names[] = {"channel",       "event_log",   "wire_text", "monotonic",
+                            "create_future", "future_type", "max_logged", NULL};
+    PyObject *values[6];
     Py_ssize_t max_logged;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOn:configure_channels", names,
-                                     &values[0], &values[1], &max_logged))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$O!O!OOOOn:configure_channels", names,
+                                     &PyType_Type, &values[0], &PyType_Type, &values[1],
+                                     &values[2], &values[3], &values[4], &values[5],
+                                     &max_logged))
         return NULL;
-    PyObject **targets[] = {&config.wire_text, &config.monotonic};
-    replace_objects(targets, values, 2, channels_ready);
+    Py_ssize_t channel_found[C_FIELDS], log_found[1];
+    if (slot_offsets(values[0], channel_names, channel_found, C_FIELDS) < 0) return NULL;
+    if (slot_offsets(values[1], log_names, log_found, 1) < 0) return NULL;
+    memcpy(channel_at, channel_found, sizeof channel_found);
+    memcpy(log_at, log_found, sizeof log_found);
+    PyObject **targets[] = {(PyObject **)&channel_type, (PyObject **)&log_type,
+                            &config.wire_text,          &config.monotonic,
+                            &config.create_future,      &config.future_type};
+    replace_objects(targets, values, 6, channels_ready);
     config.max_logged = max_logged;
     channels_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *configure_connections(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"connection", "write", "read_size", NULL};
+    PyObject *type, *write;
+    Py_ssize_t size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$O!On:configure_connections", names,
+                                     &PyType_Type, &type, &write, &size))
+        return NULL;
+    if (size <= 0) {
+        PyErr_SetString(PyExc_ValueError, "read_size must be positive");
+        return NULL;
+    }
+    if (slot_offsets(type, connection_names, connection_at, F_FIELDS) < 0) return NULL;
+    char *buffer = PyMem_Realloc(read_buffer, (size_t)size);
+    if (buffer == NULL) return PyErr_NoMemory();
+    read_buffer = buffer;
+    read_size = size;
+    PyObject **targets[] = {(PyObject **)&connection_type, &connection_write};
+    PyObject *values[] = {type, write};
+    replace_objects(targets, values, 2, connection_type != NULL);
     Py_RETURN_NONE;
 }
 
@@ -917,6 +1259,14 @@ static PyMethodDef module_methods[] = {
      "Hand over the codec types and json's functions the compiled codecs stand in for."},
     {"configure_channels", (PyCFunction)(void (*)(void))configure_channels,
      METH_VARARGS | METH_KEYWORDS, "Hand over what the compiled channel path logs with."},
+    {"configure_connections", (PyCFunction)(void (*)(void))configure_connections,
+     METH_VARARGS | METH_KEYWORDS, "Hand over the connection type the compiled read and write serve."},
+    {"configure_replies", (PyCFunction)(void (*)(void))configure_replies,
+     METH_VARARGS | METH_KEYWORDS, "Hand over the Reply type the compiled table step makes."},
+    {"drain", (PyCFunction)fast_drain, METH_O,
+     "drain(channel): channel.drain(), without the call while nothing waits."},
+    {"reply", (PyCFunction)(void (*)(void))fast_reply, METH_FASTCALL,
+     "reply(result, limit, unsolicited): the Reply of a request answered."},
     {"ask", (PyCFunction)(void (*)(void))fast_ask, METH_FASTCALL,
      "ask(channel, message, delay): Channel.ask, compiled."},
     {"decode_whole", (PyCFunction)(void (*)(void))py_decode_whole, METH_FASTCALL,
@@ -974,14 +1324,31 @@ PyMODINIT_FUNC PyInit__fast(void) {
     INTERN(s_recv, "recv");
     INTERN(s_send, "send");
     INTERN(s_empty, "");
+    INTERN(s_read_once, "_read_once");
+    INTERN(s_not_read, "_not_read");
+    INTERN(s_drain, "drain");
     if ((s_zero_float = PyFloat_FromDouble(0.0)) == NULL) return NULL;
     if ((s_zero_int = PyLong_FromLong(0)) == NULL) return NULL;
+    {
+        PyObject *loop_kw = PyUnicode_InternFromString("loop");
+        if (loop_kw == NULL) return NULL;
+        s_loop_kwnames = PyTuple_Pack(1, loop_kw);
+        Py_DECREF(loop_kw);
+        if (s_loop_kwnames == NULL) return NULL;
+    }
     if (PyType_Ready(&ReaderType) < 0) return NULL;
+    if (PyType_Ready(&FdReaderType) < 0) return NULL;
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL) return NULL;
     Py_INCREF(&ReaderType);
     if (PyModule_AddObject(module, "Reader", (PyObject *)&ReaderType) < 0) {
         Py_DECREF(&ReaderType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&FdReaderType);
+    if (PyModule_AddObject(module, "FdReader", (PyObject *)&FdReaderType) < 0) {
+        Py_DECREF(&FdReaderType);
         Py_DECREF(module);
         return NULL;
     }

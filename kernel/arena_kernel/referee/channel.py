@@ -513,3 +513,6 @@ class Channel:
             self._timer = None
         if self.connection is not None:
             await self.connection.close()
+
+
+hot_path.configure(Channel)

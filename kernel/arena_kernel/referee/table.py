@@ -59,6 +59,9 @@ class Reply:
         return self.fault is None
 
 
+hot_path.configure_replies(Reply)
+
+
 class Seat:
     """One seat of one game: its bot's channel and its remaining game-time budget."""
 
@@ -192,7 +195,6 @@ class Table:
         """
         s = self.seats[seat]
         channel = s.channel
-        unsolicited = channel.drain()
         if (
             timeout is None
             and clock == "reply"
@@ -201,18 +203,24 @@ class Table:
             and channel.answered
         ):
             # Nearly every request, in one step: _limit, _request and _reply of a reply
-            # clock on the wall clock with no game budget, after the first reply.
+            # clock on the wall clock with no game budget, after the first reply; or the
+            # compiled path's drain, ask and reply in their place.
             clocks = self.clocks
             delay = clocks.reply + clocks.grace
             compiled = hot_path.COMPILED
-            result = await (
-                channel.ask(message, delay)
-                if compiled is None
-                else compiled.ask(channel, message, delay)
-            )
-            if type(result[0]) is not Fault:
-                return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+            if compiled is None:
+                unsolicited = channel.drain()
+                result = await channel.ask(message, delay)
+                if type(result[0]) is not Fault:
+                    return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+            else:
+                unsolicited = compiled.drain(channel)
+                result = await compiled.ask(channel, message, delay)
+                if type(result[0]) is not Fault:
+                    reply: Reply = compiled.reply(result, clocks.reply, unsolicited)
+                    return reply
             return self._reply(s, result, unsolicited, _plain(clocks.reply, True))
+        unsolicited = channel.drain()
         limit = self._limit(s, timeout, clock)
         return self._reply(s, await self._request(s, message, limit), unsolicited, limit)
 

@@ -7,6 +7,7 @@ import asyncio
 import os
 import time
 
+from arena_kernel.codecs import compiled
 from arena_kernel.transports.base import Connection, OnClosed, OnData
 from arena_kernel.transports.process import BotProcess
 from arena_kernel.transports.stderr_log import READ_SIZE
@@ -40,7 +41,14 @@ class FdConnection(Connection):
     and a child still holding the output open does not delay it. A bot that leaves more
     than :data:`MAX_UNSENT` bytes unread is done with: ``on_closed`` says so, and nothing
     more is read from it or written to it.
+
+    Where the kernel's extension is built, its ``FdReader`` reads in :meth:`_read_once`'s
+    place (handing a read that brings no data to :meth:`_not_read`), and a channel's
+    compiled request writes in :meth:`write`'s place while nothing waits to be written:
+    they find the state they need in the slots below, as fields.
     """
+
+    __slots__ = ("_closing", "_on_data", "_out", "_rfd", "_wfd", "_writable")
 
     def __init__(
         self,
@@ -77,7 +85,9 @@ class FdConnection(Connection):
             raise RuntimeError("connection already started")
         self._on_data, self._on_closed = on_data, on_closed
         self._reading = True
-        self._loop.add_reader(self._rfd, self._read_once)
+        extension = compiled.COMPILED
+        reader = self._read_once if extension is None else extension.FdReader(self)
+        self._loop.add_reader(self._rfd, reader)
         if self._process is not None:
             self._process.exited.add_done_callback(self._process_exited)
 
@@ -85,18 +95,25 @@ class FdConnection(Connection):
         """Deliver one chunk; False once nothing more can be read now."""
         try:
             data = os.read(self._rfd, READ_SIZE)
-        except BlockingIOError:
-            return False
-        except ConnectionResetError:
-            self._finish("reset the connection")
-            return False
         except OSError as exc:
-            self._finish(f"could not be read from: {exc.strerror}")
-            return False
+            return self._not_read(exc)
         if data:
             assert self._on_data is not None
             self._on_data(data)
             return self._reading
+        return self._not_read(None)
+
+    def _not_read(self, error: OSError | None) -> bool:
+        """A read that brought no data: it would block, failed with ``error``, or (None)
+        found the end of the output. False: nothing more can be read now."""
+        if isinstance(error, BlockingIOError):
+            return False
+        if isinstance(error, ConnectionResetError):
+            self._finish("reset the connection")
+            return False
+        if error is not None:
+            self._finish(f"could not be read from: {error.strerror}")
+            return False
         self._stop_reading()
         if self._process is None or self._process.exited.done():
             self._finish(self._exit_reason())
@@ -192,3 +209,9 @@ class FdConnection(Connection):
             await self._process.end(self._grace)
         if self._rfd != self._wfd:
             os.close(self._rfd)
+
+
+if compiled.COMPILED is not None:
+    compiled.COMPILED.configure_connections(
+        connection=FdConnection, write=FdConnection.write, read_size=READ_SIZE
+    )
