@@ -108,7 +108,7 @@ def plugins(plugins: tuple[str, ...]) -> None:
     load; the reason is shown, and every command works without them) and disabled ones.
     """
     from arena_kernel.cli.plugin_listing import plugin_listing
-    from arena_kernel.sandbox.probe import probe, sandbox_works
+    from arena_kernel.sandbox.trial import sandbox_works
 
     with user_errors():
         listing = plugin_listing(plugins)
@@ -121,6 +121,8 @@ def plugins(plugins: tuple[str, ...]) -> None:
         click.echo(render(("entry point", "from", "status"), listing.left_out))
         click.echo("")
     if not sandbox_works():
+        from arena_kernel.sandbox.probe import probe
+
         click.echo(f"warning: {probe().describe()}")
 
 
