@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Final
 from arena_kernel.lazy_names import served_on_first_use
 
 if TYPE_CHECKING:  # _EXPORTS for type checkers: the same names from the same modules
+    from arena_kernel.model.fault_kinds import FaultKind as FaultKind
     from arena_kernel.model.faults import Fault as Fault
-    from arena_kernel.model.faults import FaultKind as FaultKind
     from arena_kernel.model.games import Event as Event
     from arena_kernel.model.games import GameRecord as GameRecord
     from arena_kernel.model.games import Outcome as Outcome
@@ -30,7 +30,7 @@ _EXPORTS: Final = {
     "Event": "arena_kernel.model.games",
     "Estimate": "arena_kernel.model.tables",
     "Fault": "arena_kernel.model.faults",
-    "FaultKind": "arena_kernel.model.faults",
+    "FaultKind": "arena_kernel.model.fault_kinds",
     "GameRecord": "arena_kernel.model.games",
     "Outcome": "arena_kernel.model.games",
     "RunInfo": "arena_kernel.model.runs",

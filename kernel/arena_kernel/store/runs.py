@@ -12,12 +12,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from arena_kernel.errors import ArenaError
-from arena_kernel.model import Fault, FaultKind, RunInfo
+from arena_kernel.model import FaultKind, RunInfo
 from arena_kernel.scoring.base import Tally, weighted
 from arena_kernel.store.database import Database
 from arena_kernel.store.outcomes import Result, ResultReader
 
 if TYPE_CHECKING:
+    from arena_kernel.model import Fault
     from arena_kernel.scoring.sprt_run import SprtStep
 
 
@@ -169,6 +170,8 @@ class RunReads(Database):
         of one of ``kinds``, in a game where it answered no request in time: its seat has
         no reply times), in order of its first such game: how many games, and the first
         one's id and fault (of those kinds, the first of its seat)."""
+        from arena_kernel.model import Fault  # made only for a bot that failed to come up
+
         wanted = sorted(set(kinds))
         marks = ", ".join("?" * len(wanted))
         rows = self._read(

@@ -214,7 +214,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["model", "model.faults", "model.games", "model.runs", "model.tables"]
+    "module",
+    ["model", "model.fault_kinds", "model.faults", "model.games", "model.runs", "model.tables"],
 )
 def test_the_vocabulary_imports_nothing_of_the_kernel(module: str) -> None:
     """Outcome, Fault and the record types are what every layer speaks: they sit below all.
