@@ -170,8 +170,6 @@ class RunReads(Database):
         of one of ``kinds``, in a game where it answered no request in time: its seat has
         no reply times), in order of its first such game: how many games, and the first
         one's id and fault (of those kinds, the first of its seat)."""
-        from arena_kernel.model import Fault  # made only for a bot that failed to come up
-
         wanted = sorted(set(kinds))
         marks = ", ".join("?" * len(wanted))
         rows = self._read(
@@ -183,12 +181,18 @@ class RunReads(Database):
             (run_id, *wanted),
         )
         games: dict[str, set[int]] = {}
-        first: dict[str, tuple[int, Fault]] = {}
+        first: dict[str, tuple[int, str, str, int, float]] = {}
         for bot, game_id, kind, detail, seat, at in rows:
             games.setdefault(bot, set()).add(game_id)
-            if bot not in first:
-                first[bot] = (game_id, Fault(FaultKind(kind), detail, seat, at))
-        return [StartupFaults(bot, len(games[bot]), *first[bot]) for bot in first]
+            first.setdefault(bot, (game_id, kind, detail, seat, at))
+        if not first:
+            return []
+        from arena_kernel.model import Fault  # only for a bot that failed to come up
+
+        return [
+            StartupFaults(bot, len(games[bot]), game_id, Fault(FaultKind(kind), detail, seat, at))
+            for bot, (game_id, kind, detail, seat, at) in first.items()
+        ]
 
     def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
         # Here and in startup_faults, read from the faults (CROSS JOIN keeps SQLite to that
