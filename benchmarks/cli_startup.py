@@ -25,17 +25,24 @@ DIR too (a copy of the kernel from before a change, first on ``PYTHONPATH``), in
 trials, ``arena standings`` on a database that kernel filled (its own schema): its lines
 are marked ``(DIR)``, their ratios to the same ``python -c pass``.
 
-Where it stands: 21 trials on this 2-core machine at a load of 3.5 to 7.5, the kernel of
-bbc5258 in the same trials: ``arena standings`` 3.29x (6.21x before), ``arena --help``
-3.24x (3.31x), ``arena plugins`` 3.15x (3.24x), afresh 8.46x (8.63x); a run of 11 trials
-at a load near 7.5 gave ``standings`` 2.98x (4.62x). The aim, ``standings`` at most 3x,
-is met in some runs only: it now costs what ``arena --help`` costs.
+Where it stands: 21 trials on this 2-core machine at a load of 5.6 to 6.8, the kernel of
+1903b62 in the same trials: ``arena standings`` 3.08x (3.39x before), ``arena --help``
+2.93x (3.39x), ``arena plugins`` 3.05x (3.27x), afresh 8.59x (9.15x); a run of 21 trials at
+a load near 7 (with tests running beside it) gave ``standings`` 3.01x (3.03x), ``--help``
+2.91x (3.07x), ``plugins`` 2.62x (2.97x). Instructions counted by callgrind (the process
+alone, not the bwrap ``arena plugins`` starts; no load to move them), as multiples of
+``python -c pass``: ``standings`` 2.97x (3.29x), ``--help`` 2.84x (3.20x), ``plugins``
+2.74x (2.96x), ``--version`` 2.29x (2.34x). The aim, ``standings`` and ``plugins`` at most
+3x, is met by the instructions and in some runs only by the CPU time.
 
-What is left of ``arena standings`` is nearly all imports: click alone is 2.2x, the
-commands with it (``arena --version``) 2.6x, the model's dataclasses, json and sqlite3
-0.2x more, and the scorers, the store's run reads and the summary about 0.3x; reading and
-scoring the tally takes about 4 ms whatever the number of games. Below that is click's
-own import, or the model's dataclasses made cheaper.
+What is left is nearly all imports: click alone is 2.1x, the commands with it (``arena
+--version``) 2.3x. Of ``standings``, the model's tables, faults' kinds and runs are 0.2x
+(a frozen dataclass costs more to make than the command spends using it), the store's run
+reads with json and sqlite3 0.15x, the scorers 0.1x, Python's garbage collector during
+the imports 0.1x; reading and scoring the tally takes about 4 ms whatever the number of
+games. ``arena plugins`` adds the listing's cache (json) and the sandbox trial, bwrap
+started around ``true``. Below that is click's own import, or fewer dataclasses on these
+paths.
 """
 
 from __future__ import annotations

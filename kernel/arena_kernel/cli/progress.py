@@ -29,7 +29,7 @@ import click
 
 from arena_kernel.markers import hookimpl
 from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
-from arena_kernel.scoring.base import played
+from arena_kernel.scoring.played import played
 
 if TYPE_CHECKING:
     from arena_kernel.match.spec import MatchSpec

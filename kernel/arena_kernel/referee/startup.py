@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from arena_kernel.model import Event, Fault, FaultKind, GameRecord
+from arena_kernel.model import FaultKind
+
+if TYPE_CHECKING:
+    from arena_kernel.model import Event, Fault, GameRecord
 
 STARTUP_KINDS = frozenset({FaultKind.EXIT, FaultKind.CONNECT, FaultKind.TIMEOUT})
 """The faults of a bot that did not come up: it exited, never connected, or never

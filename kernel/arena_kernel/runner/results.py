@@ -14,7 +14,7 @@ from arena_kernel.model import GameRecord, RunInfo, ScheduledGame
 from arena_kernel.referee.startup import with_stderr_tails
 from arena_kernel.registries.observers import Observers
 from arena_kernel.runner.first_starts import FirstStarts
-from arena_kernel.scoring.base import played
+from arena_kernel.scoring.played import played
 from arena_kernel.scoring.sprt_run import SprtStep, SprtTracker
 from arena_kernel.store.sqlite import Store
 

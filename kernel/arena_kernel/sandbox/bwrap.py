@@ -34,43 +34,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from arena_kernel.sandbox.isolation import isolation
 from arena_kernel.sandbox.pids import PidsCgroup
 from arena_kernel.sandbox.private_folder import PrivateFolder
 from arena_kernel.sandbox.uids import drop_command
 from arena_kernel.sandbox.view import View, mount_args
-
-ISOLATION = (
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--cap-drop",
-    "ALL",
-    "--die-with-parent",
-)
-"""The namespaces of an arena run as a user: a user namespace of the bot's own too."""
-
-ROOT_ISOLATION = (
-    "--unshare-ipc",
-    "--unshare-pid",
-    "--unshare-net",
-    "--unshare-uts",
-    "--unshare-cgroup",
-    "--cap-drop",
-    "ALL",
-    "--cap-add",
-    "CAP_SETUID",
-    "--cap-add",
-    "CAP_SETGID",
-    "--cap-add",
-    "CAP_SETPCAP",
-    "--die-with-parent",
-)
-"""The namespaces of an arena run as root, whose bot then drops to its own user id."""
-
-
-def isolation(uid: int | None) -> tuple[str, ...]:
-    """The namespace options for a bot run as ``uid`` (None: as the arena's user)."""
-    return ISOLATION if uid is None else ROOT_ISOLATION
 
 
 @dataclass

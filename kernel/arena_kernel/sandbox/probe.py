@@ -11,14 +11,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from arena_kernel.sandbox import uids
-from arena_kernel.sandbox.bwrap import isolation
 from arena_kernel.sandbox.pids import pids_parent
-from arena_kernel.sandbox.view import View, mount_args
+from arena_kernel.sandbox.trial import trial
 
 if TYPE_CHECKING:
     from arena_kernel.sandbox.seccomp import Compiled
@@ -90,47 +87,6 @@ def _no_filter(why: str) -> Compiled:
     return Compiled(None, why)
 
 
-def _trial(bwrap: str, syscall_filter: bytes | None) -> str | None:
-    """Run a shell that does nothing in a sandbox like a bot's (by its path: the arena's
-    ``PATH`` may not be the system's), as a bot's user id where bots get one of their own,
-    under ``syscall_filter`` if given; the reason it failed, or None."""
-    uid = uids.FIRST if uids.wanted() else None
-    drop = uids.drop_command(uid) if uid is not None else []
-    fd = None
-    if syscall_filter is not None:
-        from arena_kernel.sandbox.seccomp import program_fd
-
-        fd = program_fd(syscall_filter)
-    command = [
-        bwrap,
-        *isolation(uid),
-        *mount_args(View(folder=None, tmp_mb=1)),
-        *([] if fd is None else ["--seccomp", str(fd)]),
-        "--",
-        *drop,
-        "/bin/sh",
-        "-c",
-        ":",
-    ]
-    try:
-        done = subprocess.run(
-            command,
-            capture_output=True,
-            timeout=30,
-            check=False,
-            pass_fds=() if fd is None else (fd,),
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"{bwrap} cannot run: {exc}"
-    finally:
-        if fd is not None:
-            os.close(fd)
-    if done.returncode != 0:
-        said = done.stderr.decode(errors="replace").strip().splitlines()
-        return f"bwrap fails here: {said[-1] if said else f'status {done.returncode}'}"
-    return None
-
-
 @functools.cache
 def probe() -> Probe:
     """The machine's answer, asked once per process."""
@@ -140,8 +96,8 @@ def probe() -> Probe:
     if bwrap is None:
         return Probe(None, "bubblewrap (bwrap) is not installed", None)
     syscalls = compiled()
-    problem = _trial(bwrap, syscalls.program)
-    if problem is not None and syscalls.program is not None and _trial(bwrap, None) is None:
+    problem = trial(bwrap, syscalls.program)
+    if problem is not None and syscalls.program is not None and trial(bwrap, None) is None:
         syscalls, problem = _no_filter(f"bwrap cannot apply it here ({problem})"), None
     cap_problem = None
     if os.geteuid() == 0 and pids_parent() is None:
@@ -150,14 +106,3 @@ def probe() -> Probe:
             "(RLIMIT_NPROC, which Linux does not apply to root) cannot hold"
         )
     return Probe(bwrap, problem, cap_problem, syscalls)
-
-
-def sandbox_works() -> bool:
-    """``probe().works`` without making the syscall filter (libseccomp's bindings and its
-    compiling are most of the probe's cost), for a command that only warns when bots
-    cannot be sandboxed (``arena plugins``). The same answer: a sandbox that cannot start
-    without the filter cannot start with it (the filter only refuses more), and one that
-    starts without it is what the probe falls back to when bwrap cannot apply the filter.
-    """
-    bwrap = shutil.which("bwrap")
-    return bwrap is not None and _trial(bwrap, None) is None

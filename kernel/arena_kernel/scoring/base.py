@@ -10,13 +10,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import accumulate, chain, repeat
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
-    from arena_kernel.model import GameRecord, Standings
+    from arena_kernel.model import Standings
 
 
 class GameResult(Protocol):
@@ -33,25 +32,6 @@ class GameResult(Protocol):
     def ranks(self) -> Sequence[int]: ...
     @property
     def void(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    """A game as a scorer reads it (:class:`GameResult`) and no more: for figures kept
-    while a run plays, a hundred thousand games of them (slots: some 60 bytes a game, the
-    seatings and ranks shared between games with the same result)."""
-
-    index: int
-    seating: tuple[str, ...]
-    ranks: tuple[int, ...]
-    void: bool
-
-
-def played(record: GameRecord) -> PlayedGame:
-    """``record`` as a scorer reads it."""
-    outcome = record.outcome
-    game = record.game
-    return PlayedGame(game.index, tuple(game.seating), tuple(outcome.ranks), outcome.void)
 
 
 Game = TypeVar("Game", bound=GameResult)

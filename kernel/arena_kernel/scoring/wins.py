@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from arena_kernel.model import Estimate, Standings
 from arena_kernel.scoring.base import GameResult, Scorer, tallied
@@ -12,12 +11,14 @@ from arena_kernel.scoring.base import GameResult, Scorer, tallied
 Z95 = 1.96
 
 
-@dataclass
 class _Tally:
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    rank_sum: int = 0
+    """One bot's counts as the table adds them up (a plain class: nothing compares or
+    prints one, and a dataclass costs ``arena standings`` more to make than to use)."""
+
+    __slots__ = ("draws", "games", "rank_sum", "wins")
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.draws = self.rank_sum = 0
 
     @property
     def points(self) -> float:

@@ -12,12 +12,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from arena_kernel.errors import ArenaError
-from arena_kernel.model import Fault, FaultKind, RunInfo
+from arena_kernel.model import FaultKind, RunInfo
 from arena_kernel.scoring.base import Tally, weighted
 from arena_kernel.store.database import Database
 from arena_kernel.store.outcomes import Result, ResultReader
 
 if TYPE_CHECKING:
+    from arena_kernel.model import Fault
     from arena_kernel.scoring.sprt_run import SprtStep
 
 
@@ -180,12 +181,18 @@ class RunReads(Database):
             (run_id, *wanted),
         )
         games: dict[str, set[int]] = {}
-        first: dict[str, tuple[int, Fault]] = {}
+        first: dict[str, tuple[int, str, str, int, float]] = {}
         for bot, game_id, kind, detail, seat, at in rows:
             games.setdefault(bot, set()).add(game_id)
-            if bot not in first:
-                first[bot] = (game_id, Fault(FaultKind(kind), detail, seat, at))
-        return [StartupFaults(bot, len(games[bot]), *first[bot]) for bot in first]
+            first.setdefault(bot, (game_id, kind, detail, seat, at))
+        if not first:
+            return []
+        from arena_kernel.model import Fault  # only for a bot that failed to come up
+
+        return [
+            StartupFaults(bot, len(games[bot]), game_id, Fault(FaultKind(kind), detail, seat, at))
+            for bot, (game_id, kind, detail, seat, at) in first.items()
+        ]
 
     def _bot_faults(self, run_id: int) -> dict[str, dict[str, int]]:
         # Here and in startup_faults, read from the faults (CROSS JOIN keeps SQLite to that

@@ -265,7 +265,7 @@ def _keep_sprt_steps(db: sqlite3.Connection) -> None:
     which the LLR left the bounds is their decision."""
     from dataclasses import astuple
 
-    from arena_kernel.scoring.base import PlayedGame
+    from arena_kernel.scoring.played import PlayedGame
     from arena_kernel.scoring.sprt_run import SprtTracker, settings_of
     from arena_kernel.store.outcomes import ResultReader
 

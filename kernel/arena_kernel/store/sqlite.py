@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena_kernel.errors import ArenaError
 from arena_kernel.model import Event, Fault, FaultKind, GameRecord, RunInfo
-from arena_kernel.scoring.base import PlayedGame
+from arena_kernel.scoring.played import PlayedGame
 from arena_kernel.scoring.reply_figures import CpuFigures, cpu_figures, time_figures
 from arena_kernel.store.league import LeagueRecords
 from arena_kernel.store.logs import reply_pairs, unpack, unpack_times

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from arena_kernel.match.matchmaking import Pairing, next_block
-from arena_kernel.scoring.base import PlayedGame
 from arena_kernel.scoring.league_ratings import LeagueTally, fit_league
+from arena_kernel.scoring.played import PlayedGame
 from arena_kernel.testing.duel import finishing_ranks
 
 

@@ -119,8 +119,32 @@ def test_a_listing_from_the_cache_loads_no_plugin(site: Path, tmp_path: Path) ->
         or module.split(".")[0] in ("asyncio", "pluggy", "sqlite3")
         or module.startswith(("arena_kernel.cli.export", "arena_kernel.cli.check_bot"))
         or module.startswith(("arena_kernel.registries.manager", "arena_kernel.sandbox.seccomp"))
+        or module in NOT_FOR_READING
+        # The sandbox check starts bwrap by the trial alone, without a bot's sandbox.
+        or module in ("arena_kernel.sandbox.bwrap", "arena_kernel.sandbox.private_folder")
     }
     assert not unwanted, f"arena plugins imported {sorted(unwanted)}"
+
+
+NOT_FOR_READING = (
+    "arena_kernel.cli.run",
+    "arena_kernel.cli.league",
+    "arena_kernel.model.games",
+    "arena_kernel.scoring.played",
+)
+"""What only a command that plays games needs: ``arena run``'s module and options, the
+records of games, the games a run keeps for its figures."""
+
+
+@pytest.mark.parametrize("args", [["--version"], ["replay", "--help"]], ids=" ".join)
+def test_a_command_that_plays_no_game_builds_no_record_of_one(site: Path, args: list[str]) -> None:
+    loaded = imported(site, *args)
+    assert not loaded & set(NOT_FOR_READING), sorted(loaded & set(NOT_FOR_READING))
+
+
+def test_arena_run_help_loads_its_module(site: Path) -> None:
+    """The checks above can see ``arena run``'s module and options being loaded."""
+    assert {"arena_kernel.cli.run", "arena_kernel.cli.league"} <= imported(site, "run", "--help")
 
 
 def test_arena_standings_of_built_in_scorers_loads_only_them_and_the_run_reads(
@@ -147,6 +171,9 @@ def test_arena_standings_of_built_in_scorers_loads_only_them_and_the_run_reads(
             "arena_kernel.store.sqlite",
             "arena_kernel.store.logs",
             "arena_kernel.report.stats",
+            # a fault is made only for a bot that failed to come up: none did here
+            "arena_kernel.model.faults",
+            *NOT_FOR_READING,
         )
     }
     assert not unwanted, f"arena standings imported {sorted(unwanted)}"

@@ -34,7 +34,8 @@ from arena_kernel.model import (
     Standings,
 )
 from arena_kernel.runner.api import prepare
-from arena_kernel.scoring.base import GameResult, PlayedGame
+from arena_kernel.scoring.base import GameResult
+from arena_kernel.scoring.played import PlayedGame
 from arena_kernel.scoring.wins import WinsScorer
 from arena_kernel.store.sqlite import Store
 

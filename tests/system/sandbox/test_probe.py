@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from arena_cli import arena
 
-from arena_kernel.sandbox.probe import probe, sandbox_works
+from arena_kernel.sandbox.probe import probe
+from arena_kernel.sandbox.trial import sandbox_works
 
 FAILING_BWRAP = "#!/bin/sh\necho 'bwrap: No permissions to create a new namespace' >&2\nexit 1\n"
 

@@ -4,8 +4,8 @@ counted game, then the unrated ones in the league's order, each with its status.
 from __future__ import annotations
 
 from arena_kernel.match.ladder import ladder, ladder_table
-from arena_kernel.scoring.base import PlayedGame
 from arena_kernel.scoring.plackett_luce import PlackettLuceScorer
+from arena_kernel.scoring.played import PlayedGame
 from arena_kernel.store.league import LeagueBlock, LeagueBot
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena_kernel.scoring.base import PlayedGame
+from arena_kernel.scoring.played import PlayedGame
 from arena_kernel.scoring.sprt import SprtSettings, bounds, sprt
 from arena_kernel.scoring.sprt_run import SprtStep, SprtTracker
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from arena_kernel.cli.commands import registries_with, scorer_classes
-from arena_kernel.scoring.base import PlayedGame, Tally, roster, tallied, weighted
+from arena_kernel.scoring.base import Tally, roster, tallied, weighted
 from arena_kernel.scoring.builtin_classes import BUILTIN_SCORERS, builtin_scorer
+from arena_kernel.scoring.played import PlayedGame
 
 A_WINS = PlayedGame(0, ("a", "b"), (1, 2), False)
 B_WINS = PlayedGame(1, ("b", "c"), (1, 2), False)
