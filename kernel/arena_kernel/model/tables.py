@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from arena_kernel.model.values import FrozenValue, Value, set_fields
 
-@dataclass(frozen=True)
-class Estimate:
+
+class Estimate(FrozenValue):
     """A bot's figure in a table with, where the scorer knows it, the interval it is
     likely in: what the report draws as a bar with error bars and plots over the games."""
 
+    __slots__ = ("value", "low", "high")
+
     value: float
-    low: float | None = None
-    high: float | None = None
+    low: float | None
+    high: float | None
+
+    def __init__(self, value: float, low: float | None = None, high: float | None = None) -> None:
+        set_fields(self, value=value, low=low, high=high)
 
 
-@dataclass
-class Standings:
+class Standings(Value):
     """One scorer's table: plain data, printed (and exported) by the CLI.
 
     ``rows`` are sorted best first, one value per column; a value is None where it is
@@ -27,12 +31,30 @@ class Standings:
     it is ("Elo, 95% interval").
     """
 
+    __slots__ = ("title", "columns", "rows", "notes", "estimate", "estimates")
+
     title: str
     columns: tuple[str, ...]
     rows: list[tuple[Any, ...]]
-    notes: list[str] = field(default_factory=list)
-    estimate: str = ""
-    estimates: dict[str, Estimate] = field(default_factory=dict)
+    notes: list[str]
+    estimate: str
+    estimates: dict[str, Estimate]
+
+    def __init__(
+        self,
+        title: str,
+        columns: tuple[str, ...],
+        rows: list[tuple[Any, ...]],
+        notes: list[str] | None = None,
+        estimate: str = "",
+        estimates: dict[str, Estimate] | None = None,
+    ) -> None:
+        self.title = title
+        self.columns = columns
+        self.rows = rows
+        self.notes = [] if notes is None else notes
+        self.estimate = estimate
+        self.estimates = {} if estimates is None else estimates
 
 
 def cell(value: Any) -> str:

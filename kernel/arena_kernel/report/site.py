@@ -64,7 +64,7 @@ def write_report(
         records = {record.info.run_id: record for record in store.run_records()}
         if shown_as is not None:
             records = {
-                run_id: replace(record, info=replace(record.info, database=str(shown_as)))
+                run_id: replace(record, info=record.info.replace(database=str(shown_as)))
                 for run_id, record in records.items()
             }
         chosen = [_chosen(store, run, shown_as)] if run is not None else list(records)

@@ -184,14 +184,13 @@ class LeagueRunner(Runner):
         if stored is not None and started:
             self._refuse_other_sandboxes(stored)
         if started:
-            run = dataclasses.replace(
-                run,
+            run = run.replace(
                 sandbox=self.executor.sandbox,
                 sandbox_note=self.executor.sandbox_note,
                 clock_note=crowding_note(self.match.clocks, self.executor.crowding),
             )
         if self.sitting.games is not None:
-            run = dataclasses.replace(run, total_games=run.done_games + self.sitting.games)
+            run = run.replace(total_games=run.done_games + self.sitting.games)
         results = RunResults(self.store, run, self.observers, None, spec.logs / f"run-{run.run_id}")
         self.observers.notify(hookspecs.arena_run_start, run=run)
         return results

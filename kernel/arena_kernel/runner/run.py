@@ -149,10 +149,9 @@ class Runner:
                 self._refuse_other_sandboxes(stored)
         run = self.store.open_run(spec.key(), spec.name, spec.game, self.record, total)
         if playing:
-            run = dataclasses.replace(run, executor_note=self.executor.note)
+            run = run.replace(executor_note=self.executor.note)
         if playing and starts_any(self.match, self.match.bots):
-            run = dataclasses.replace(
-                run,
+            run = run.replace(
                 sandbox=self.executor.sandbox,
                 sandbox_note=self.executor.sandbox_note,
                 clock_note=crowding_note(self.match.clocks, self.executor.crowding),

@@ -9,7 +9,6 @@ compared exactly, never against the time a machine takes."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import re
@@ -395,7 +394,7 @@ def test_a_resumed_run_reads_its_stored_games_once_a_game_was_played(
 
     monkeypatch.setattr(Store, "played", played)
     report, stream, clock = observer(terminal=True, ranking=WINS)
-    resumed = dataclasses.replace(run, done_games=3, database=str(database))
+    resumed = run.replace(done_games=3, database=str(database))
     report.arena_run_start(resumed)
     assert reads == []
     assert stream.getvalue().endswith("3/6 games, 3 faults")
