@@ -8,21 +8,26 @@ time; so is one with ``-p`` plugins (a module named on the command line, not ins
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from arena_kernel.model.values import FrozenValue, set_fields
 
 Row = tuple[str, str, str]
 
 
-@dataclass(frozen=True)
-class Listing:
+class Listing(FrozenValue):
     """``kinds``: each kind's name (in the registries' order) to its rows (name, source,
     summary) by name; ``left_out``: the installed plugins left out (entry point, source,
     status); ``broken``: whether one of them failed to load."""
 
+    __slots__ = ("kinds", "left_out", "broken")  # noqa: RUF023 - the fields, in order
+
     kinds: dict[str, list[Row]]
     left_out: list[Row]
     broken: bool
+
+    def __init__(self, kinds: dict[str, list[Row]], left_out: list[Row], broken: bool) -> None:
+        set_fields(self, kinds=kinds, left_out=left_out, broken=broken)
 
     def to_json(self) -> dict[str, Any]:
         return {"kinds": self.kinds, "left_out": self.left_out}

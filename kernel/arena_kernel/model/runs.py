@@ -8,7 +8,7 @@ from arena_kernel.model.values import FrozenValue, set_fields
 class RunInfo(FrozenValue):
     """One run of a match file, as stored (``key`` identifies it for resuming)."""
 
-    __slots__ = (
+    __slots__ = (  # noqa: RUF023 - the fields, in order
         "run_id",
         "key",
         "name",

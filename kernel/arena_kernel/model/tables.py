@@ -11,7 +11,7 @@ class Estimate(FrozenValue):
     """A bot's figure in a table with, where the scorer knows it, the interval it is
     likely in: what the report draws as a bar with error bars and plots over the games."""
 
-    __slots__ = ("value", "low", "high")
+    __slots__ = ("value", "low", "high")  # noqa: RUF023 - the fields, in order
 
     value: float
     low: float | None
@@ -31,7 +31,7 @@ class Standings(Value):
     it is ("Elo, 95% interval").
     """
 
-    __slots__ = ("title", "columns", "rows", "notes", "estimate", "estimates")
+    __slots__ = ("title", "columns", "rows", "notes", "estimate", "estimates")  # noqa: RUF023
 
     title: str
     columns: tuple[str, ...]

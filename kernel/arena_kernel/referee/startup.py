@@ -10,7 +10,6 @@ workers send theirs back first).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -51,6 +50,8 @@ def with_stderr_tails(record: GameRecord) -> GameRecord:
     (:func:`~arena_kernel.transports.stderr_log.stderr_tail`): ``exited with status 1;
     the end of its stderr: ... | Caused by: java.lang.ClassNotFoundException: Bot``.
     The record itself when no start-up fault has a stderr log to quote."""
+    import dataclasses  # the records of games are; not for the standings' STARTUP_KINDS
+
     from arena_kernel.transports.stderr_log import stderr_tail  # asyncio: not for a listing
 
     faults = list(record.faults)

@@ -98,7 +98,7 @@ class Sandbox:
 
     def reading(self, paths: Iterable[Path]) -> Sandbox:
         """This sandbox, with ``paths`` visible read-only too."""
-        view = replace(self.view, read_only=(*self.view.read_only, *paths))
+        view = self.view.replace(read_only=(*self.view.read_only, *paths))
         return replace(self, view=view)
 
     def command(self, argv: list[str], processes: int | None, workspace: Path) -> Confined:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from arena_kernel.model.values import FrozenValue, set_fields
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 """The system's folders every bot may read; the rest of ``/`` (home folders, ``/root``,
@@ -34,16 +35,34 @@ SCRATCH = ("/tmp", "/dev/shm")
 """Private, empty, size-capped (``tmp_mb``) folders where any bot may write."""
 
 
-@dataclass(frozen=True)
-class View:
+class View(FrozenValue):
     """One bot's file system. Paths are absolute and resolved (no symlinks)."""
+
+    __slots__ = ("folder", "hidden", "read_only", "read_write", "tmp_mb")
 
     folder: Path | None
     """The bot's folder (its cwd), read-only; None for a built-in bot, which runs in /tmp."""
-    hidden: frozenset[Path] = frozenset()
-    read_only: tuple[Path, ...] = ()
-    read_write: tuple[Path, ...] = ()
-    tmp_mb: int = 64
+    hidden: frozenset[Path]
+    read_only: tuple[Path, ...]
+    read_write: tuple[Path, ...]
+    tmp_mb: int
+
+    def __init__(
+        self,
+        folder: Path | None,
+        hidden: frozenset[Path] = frozenset(),
+        read_only: tuple[Path, ...] = (),
+        read_write: tuple[Path, ...] = (),
+        tmp_mb: int = 64,
+    ) -> None:
+        set_fields(
+            self,
+            folder=folder,
+            hidden=hidden,
+            read_only=read_only,
+            read_write=read_write,
+            tmp_mb=tmp_mb,
+        )
 
     @property
     def cwd(self) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arena_kernel.model import Estimate
+from arena_kernel.model.values import FrozenValue, set_fields
 
 ELO_PER_LOGIT = 400 / math.log(10)
 """The Elo scale: a 400-point gap means 10:1 odds."""
@@ -35,12 +35,16 @@ Derivatives = Callable[[Sequence[float]], tuple[list[float], list[list[float]]]]
 """A function of ``r`` giving the log-likelihood's gradient and its negated Hessian."""
 
 
-@dataclass(frozen=True)
-class Rating:
+class Rating(FrozenValue):
     """One bot's fitted rating and the half-width of its 95 % confidence interval."""
+
+    __slots__ = ("elo", "error")
 
     elo: float
     error: float
+
+    def __init__(self, elo: float, error: float) -> None:
+        set_fields(self, elo=elo, error=error)
 
 
 def log_sigmoid(x: float) -> float:
