@@ -120,6 +120,7 @@ def test_a_listing_from_the_cache_loads_no_plugin(site: Path, tmp_path: Path) ->
         or module.startswith(("arena_kernel.cli.export", "arena_kernel.cli.check_bot"))
         or module.startswith(("arena_kernel.registries.manager", "arena_kernel.sandbox.seccomp"))
         or module in NOT_FOR_READING
+        or module in NOT_FOR_LISTINGS
         # The sandbox check starts bwrap by the trial alone, without a bot's sandbox.
         or module in ("arena_kernel.sandbox.bwrap", "arena_kernel.sandbox.private_folder")
     }
@@ -134,6 +135,11 @@ NOT_FOR_READING = (
 )
 """What only a command that plays games needs: ``arena run``'s module and options, the
 records of games, the games a run keeps for its figures."""
+
+
+NOT_FOR_LISTINGS = ("dataclasses",)
+"""What neither ``arena plugins`` nor ``arena standings`` loads: their records are the
+model's slotted ones (:mod:`arena_kernel.model.values`)."""
 
 
 @pytest.mark.parametrize("args", [["--version"], ["replay", "--help"]], ids=" ".join)
@@ -174,6 +180,49 @@ def test_arena_standings_of_built_in_scorers_loads_only_them_and_the_run_reads(
             # a fault is made only for a bot that failed to come up: none did here
             "arena_kernel.model.faults",
             *NOT_FOR_READING,
+            *NOT_FOR_LISTINGS,
         )
     }
     assert not unwanted, f"arena standings imported {sorted(unwanted)}"
+
+
+COLLECTOR_SEEN = """
+import gc, json, sys
+seen = {}
+
+class Spy:
+    def find_spec(self, name, path=None, target=None):
+        seen.setdefault(name, gc.isenabled())
+
+sys.meta_path.insert(0, Spy())
+from arena_kernel.cli.main import main
+report, sys.argv = sys.argv[1], ["arena", *sys.argv[2:]]
+try:
+    main()
+finally:
+    seen["after"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 0
+    with open(report, "w") as out:
+        json.dump(seen, out)
+"""
+
+
+def test_the_collector_is_off_for_the_commands_import_only(site: Path) -> None:
+    """Python's garbage collector is off while click and the commands are imported (the
+    objects they make are then frozen), and on again for the command, which imports its
+    own modules with it on."""
+    report = site / "collector.json"
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    result = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_SEEN, str(report), "standings", "results.sqlite"],
+        capture_output=True,
+        text=True,
+        cwd=site,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(report.read_text())
+    assert seen["click"] is False and seen["arena_kernel.cli.commands"] is False
+    assert seen["arena_kernel.store.runs"] is True, "the command's own imports"
+    assert seen["after"] is True and seen["frozen"] is True
