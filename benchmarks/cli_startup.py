@@ -25,24 +25,25 @@ DIR too (a copy of the kernel from before a change, first on ``PYTHONPATH``), in
 trials, ``arena standings`` on a database that kernel filled (its own schema): its lines
 are marked ``(DIR)``, their ratios to the same ``python -c pass``.
 
-Where it stands: 21 trials on this 2-core machine at a load of 5.6 to 6.8, the kernel of
-1903b62 in the same trials: ``arena standings`` 3.08x (3.39x before), ``arena --help``
-2.93x (3.39x), ``arena plugins`` 3.05x (3.27x), afresh 8.59x (9.15x); a run of 21 trials at
-a load near 7 (with tests running beside it) gave ``standings`` 3.01x (3.03x), ``--help``
-2.91x (3.07x), ``plugins`` 2.62x (2.97x). Instructions counted by callgrind (the process
-alone, not the bwrap ``arena plugins`` starts; no load to move them), as multiples of
-``python -c pass``: ``standings`` 2.97x (3.29x), ``--help`` 2.84x (3.20x), ``plugins``
-2.74x (2.96x), ``--version`` 2.29x (2.34x). The aim, ``standings`` and ``plugins`` at most
-3x, is met by the instructions and in some runs only by the CPU time.
+Where it stands: 21 trials on this 2-core machine at a load of 9.9 to 10.2 (other
+benchmarks and tests beside it), the kernel of 9b9f5b3 in the same trials: ``arena
+standings`` 2.37x (2.99x before), ``arena --help`` 2.38x (2.86x), ``arena plugins`` 2.34x
+(2.88x), afresh 7.24x (8.37x). Instructions counted by callgrind (the process alone, not
+the bwrap ``arena plugins`` starts; no load to move them), as multiples of ``python -c
+pass``: ``standings`` 2.50x (2.99x), ``--help`` 2.57x (2.87x), ``plugins`` 2.36x (2.77x),
+``--version`` 2.02x (2.31x). The aim, ``standings`` and ``plugins`` at most 3x, is met
+with a margin by both.
 
-What is left is nearly all imports: click alone is 2.1x, the commands with it (``arena
---version``) 2.3x. Of ``standings``, the model's tables, faults' kinds and runs are 0.2x
-(a frozen dataclass costs more to make than the command spends using it), the store's run
-reads with json and sqlite3 0.15x, the scorers 0.1x, Python's garbage collector during
-the imports 0.1x; reading and scoring the tally takes about 4 ms whatever the number of
-games. ``arena plugins`` adds the listing's cache (json) and the sandbox trial, bwrap
-started around ``true``. Below that is click's own import, or fewer dataclasses on these
-paths.
+What is left is nearly all imports: click alone is 2.1x (a little less with the garbage
+collector off while it is imported, as ``arena`` has it: see
+:mod:`arena_kernel.cli.main`). Of ``standings``, the store's run reads with json and
+sqlite3 are 0.2x, the model's tables, the scorers and ``standings``' own modules 0.15x,
+and the command itself (click's parsing, the quick checks of the tables it reads, the
+reads, the scoring, the output) 0.2x, whatever the number of games. No dataclass is made
+on either path: the model's records there are slotted classes
+(:mod:`arena_kernel.model.values`). ``arena plugins`` adds the listing's cache (json) and
+the sandbox trial, bwrap started around ``/bin/sh -c :`` (with subprocess and shutil,
+0.17x).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ _set_field = object.__setattr__
 class Value:
     """A record of the fields its ``__slots__`` name, in that order: equal to a record of
     the same class with equal fields, shown as ``Class(field=value, ...)``, unhashable (it
-    may change), as a dataclass is."""
+    may change: its ``__eq__`` leaves it no ``__hash__``), as a dataclass is."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
 
     def field_values(self) -> tuple[Any, ...]:
         """The record's fields, in the order of ``__slots__``."""
@@ -28,8 +28,6 @@ class Value:
             return NotImplemented
         assert isinstance(other, Value)
         return self.field_values() == other.field_values()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
