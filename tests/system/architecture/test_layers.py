@@ -236,7 +236,8 @@ def test_the_vocabulary_imports_nothing_of_the_kernel(module: str) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     expected = {f"{PACKAGE}.lazy_names", f"{PACKAGE}.model", f"{PACKAGE}.{module}"}
-    assert set(done.stdout.split()) - {f"{PACKAGE}.model.values"} == expected
+    records = f"{PACKAGE}.model.values"
+    assert set(done.stdout.split()) - {records} == expected - {records}
 
 
 MODULES = package_modules()
