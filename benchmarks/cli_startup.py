@@ -28,7 +28,9 @@ are marked ``(DIR)``, their ratios to the same ``python -c pass``.
 Where it stands: 21 trials on this 2-core machine at a load of 9.9 to 10.2 (other
 benchmarks and tests beside it), the kernel of 9b9f5b3 in the same trials: ``arena
 standings`` 2.37x (2.99x before), ``arena --help`` 2.38x (2.86x), ``arena plugins`` 2.34x
-(2.88x), afresh 7.24x (8.37x). Instructions counted by callgrind (the process alone, not
+(2.88x), afresh 7.24x (8.37x); another 21 trials at a load of 5.4 to 5.7 gave
+``standings`` 2.23x (2.96x), ``--help`` 2.29x (2.79x), ``plugins`` 2.35x (2.66x), afresh
+6.83x (7.65x). Instructions counted by callgrind (the process alone, not
 the bwrap ``arena plugins`` starts; no load to move them), as multiples of ``python -c
 pass``: ``standings`` 2.50x (2.99x), ``--help`` 2.57x (2.87x), ``plugins`` 2.36x (2.77x),
 ``--version`` 2.02x (2.31x). The aim, ``standings`` and ``plugins`` at most 3x, is met
