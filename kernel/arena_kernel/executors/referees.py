@@ -19,8 +19,10 @@ each ends its bots before it exits; a worker whose coordinator is gone (``kill -
 its connection end and does the same. A worker's set-up failure is the run's
 (:class:`~arena_kernel.errors.SetupError`), and so is a worker that dies.
 
-Worker and coordinator talk over a socket pair, one pickled message after its length per
-frame: both ends are this arena, from the same installation.
+Worker and coordinator talk over a socket pair, each frame the pickled messages of one
+turn of the event loop after their length (a worker with sessions in hand lets its
+messages wait a few milliseconds for more: :class:`Wire`): both ends are this arena, from
+the same installation.
 """
 
 from __future__ import annotations
