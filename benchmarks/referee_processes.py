@@ -48,8 +48,9 @@ few turns of its event loop to a frame while it has sessions in hand (``Wire.hol
 Two runs of 3 trials of 2000 and 4000 games against the kernel of before in the same runs
 gave 1.48x and 1.56x balanced (the kernel before: 1.23x and 1.86x), 1.47x and 1.55x as
 here (1.18x, 1.81x), ceilings 2.01x and 1.98x: at this load the table cannot tell the
-two apart. Paired, in 7 interleaved runs of 3000 games with two processes, the CPU time of
-the whole run was 0.94 of the kernel before's (median; 0.83 to 1.05). Instructions
+two apart. Paired, in two sets of 7 interleaved runs of 3000 games with two processes, the
+CPU time of the whole run was 0.94 and 0.95 of the kernel before's (medians; 0.83 to 1.05,
+less in 11 runs of 14). Instructions
 (callgrind, 300 and 900 games, which the load does not move): one process 5.23 M a game
 steady, two 5.93 M before and 5.87 M after: what the frames cost is, it seems, mostly
 the operating system's (system calls, wake-ups), which callgrind does not count. Two
