@@ -86,6 +86,11 @@ class _Referee:
             self.queued.append((Session(body[0], self.pending, body[1]), self.out, self.log_root))
         self._start()
 
+    def has_queued(self) -> bool:
+        """Whether it has sessions handed ahead, to start without a word from the
+        coordinator."""
+        return bool(self.queued)
+
     def _start(self) -> None:
         while self.queued and len(self.playing) < self.slots:
             task = asyncio.ensure_future(self._play(*self.queued.popleft()))
@@ -133,6 +138,7 @@ async def serve(fd: int) -> None:
             return
         wire.send("ready", lineup.sandbox, lineup.sandbox_note)
         referee = _Referee(wire, match, lineup)
+        wire.holding = referee.has_queued
         try:
             while (message := await wire.receive()) is not None and message[0] != "stop":
                 referee.take(*message)

@@ -19,8 +19,10 @@ each ends its bots before it exits; a worker whose coordinator is gone (``kill -
 its connection end and does the same. A worker's set-up failure is the run's
 (:class:`~arena_kernel.errors.SetupError`), and so is a worker that dies.
 
-Worker and coordinator talk over a socket pair, one pickled message after its length per
-frame: both ends are this arena, from the same installation.
+Worker and coordinator talk over a socket pair, each frame the pickled messages of one
+turn of the event loop after their length (a worker with sessions in hand lets its
+messages wait a few milliseconds for more: :class:`Wire`): both ends are this arena, from
+the same installation.
 """
 
 from __future__ import annotations
@@ -57,7 +59,17 @@ STOP_LIMIT = 10.0
 """Seconds a stopping worker gets to end its bots and exit (it needs the bots' kill grace)
 before it is killed (its warden then ends what it started)."""
 
+LINGER = 0.005
+"""Seconds at most that a worker's messages wait to leave with later ones while it has
+sessions handed ahead (:attr:`Wire.holding`): a small part of the sessions' time it has in
+hand (:data:`~arena_kernel.executors.pace.COVER`), so that it never runs out of them for
+the wait, and a game stored that much later."""
+
 _LENGTH = struct.Struct("!I")
+
+
+def _never() -> bool:
+    return False
 
 
 _fields = operator.attrgetter(*(field.name for field in dataclasses.fields(Event)))
@@ -82,13 +94,21 @@ class Wire:
 
     What is sent in one turn of the event loop leaves in one frame (one pickle of the
     messages, after its length), so that a game's ``started``, ``ended`` and ``done`` wake
-    the other process once, and cost one write and one read, not three."""
+    the other process once, and cost one write and one read, not three; while
+    :attr:`holding`, so do the messages of the turns that follow, for up to
+    :data:`LINGER` seconds."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
         self._queued: list[tuple[Any, ...]] = []
         self._received: collections.deque[tuple[Any, ...]] = collections.deque()
+        self.holding: Callable[[], bool] = _never
+        """Whether what is sent now may wait for what is sent next, to leave together (at
+        most :data:`LINGER` seconds): a worker's, while it has sessions handed ahead to
+        start, so that quick games' records leave a few to a frame, not one."""
+        self._turn_ends = False
+        self._lingering: asyncio.TimerHandle | None = None
 
     @classmethod
     async def over(cls, sock: socket.socket) -> Wire:
@@ -97,16 +117,29 @@ class Wire:
 
     def send(self, *message: Any) -> None:
         """Queue ``message`` (a tuple: its kind first) to leave at the end of this turn of
-        the event loop; a closed connection drops it (its end is seen by the receiving
-        side)."""
+        the event loop, or with later ones while :attr:`holding`; a closed connection
+        drops it (its end is seen by the receiving side)."""
         if self.writer.is_closing():
             return
-        if not self._queued:
-            asyncio.get_running_loop().call_soon(self.flush)
+        if not self._turn_ends:
+            self._turn_ends = True
+            asyncio.get_running_loop().call_soon(self._turn_over)
         self._queued.append(message)
+
+    def _turn_over(self) -> None:
+        """At the end of a turn that sent something: write it, or while :attr:`holding`
+        leave it to be written within :data:`LINGER` seconds."""
+        self._turn_ends = False
+        if not self.holding():
+            self.flush()
+        elif self._lingering is None:
+            self._lingering = asyncio.get_running_loop().call_later(LINGER, self.flush)
 
     def flush(self) -> None:
         """Write what is queued now."""
+        if self._lingering is not None:
+            self._lingering.cancel()
+            self._lingering = None
         queued, self._queued = self._queued, []
         if queued and not self.writer.is_closing():
             data = pickle.dumps(queued, pickle.HIGHEST_PROTOCOL)
