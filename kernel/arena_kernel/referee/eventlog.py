@@ -26,7 +26,8 @@ cannot fill the database."""
 
 Entry = tuple[float, str, int | None, bytes | str, float | None, float | None]
 """One event as recorded: (``time.monotonic()`` stamp, kind, seat, the bytes on the wire
-or the text itself, elapsed, CPU time)."""
+(at most :data:`MAX_LOGGED_TEXT` of them: a longer message is recorded as its
+:func:`wire_text`) or the text itself, elapsed, CPU time)."""
 
 
 def wire_text(raw: bytes) -> str:
@@ -63,9 +64,16 @@ class EventLog:
         """Every event, then a note per seat whose unsolicited messages were only counted."""
         if self._entries:
             t0 = self.t0
+            # An entry's bytes are at most MAX_LOGGED_TEXT long (the channel records the
+            # cut text of a longer message): their text is wire_text's without the cut.
             self._built += [
                 make_event(
-                    at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed, cpu
+                    at - t0,
+                    kind,
+                    seat,
+                    p.decode("utf-8", "replace").rstrip("\n") if type(p) is bytes else p,
+                    elapsed,
+                    cpu,
                 )
                 for at, kind, seat, p, elapsed, cpu in self._entries
             ]

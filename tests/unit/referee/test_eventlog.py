@@ -71,6 +71,28 @@ def test_a_long_message_is_cut_as_it_is_recorded() -> None:
     assert [(e.kind, e.text) for e in log.events] == [("send", expected), ("recv", expected)]
 
 
+@pytest.mark.parametrize("extra", [-1, 0, 1])
+def test_a_message_about_the_longest_kept_whole_reads_as_wire_text_says(extra: int) -> None:
+    """Up to MAX_LOGGED_TEXT bytes the log keeps a message's bytes and reads them whole;
+    one byte more and it keeps the cut text: either way its event is wire_text's."""
+
+    async def scenario() -> EventLog:
+        table = Table([Channel("echo", "echo", Echo(), LineCodec())], Clocks(), EventLog())
+        line = "\u00e9" * ((MAX_LOGGED_TEXT + extra - 1) // 2) + "x" * (
+            (MAX_LOGGED_TEXT + extra - 1) % 2
+        )
+        assert (await table.ask(0, line)).ok
+        return table.log
+
+    log = asyncio.run(scenario())
+    raw = log._entries[0][3]
+    assert isinstance(raw, bytes) == (extra <= 0)
+    wire = ("\u00e9" * ((MAX_LOGGED_TEXT + extra - 1) // 2)).encode()
+    wire += b"x" * ((MAX_LOGGED_TEXT + extra - 1) % 2) + b"\n"
+    assert len(wire) == MAX_LOGGED_TEXT + extra
+    assert [e.text for e in log.events] == [wire_text(wire)] * 2
+
+
 def test_a_replys_time_is_the_time_between_its_requests_event_and_its_own() -> None:
     """Events carry the stamps the clocks use: a request's at its write, its reply's at
     its read."""
