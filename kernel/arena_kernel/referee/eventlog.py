@@ -98,7 +98,7 @@ class EventLog:
                 at - t0,
                 kind,
                 seat,
-                p.decode("utf-8", "replace").rstrip("\n") if type(p) is bytes else p,
+                p.decode("utf-8", "replace").rstrip("\n") if isinstance(p, bytes) else p,
                 elapsed,
                 cpu,
             )
