@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # _EXPORTS for type checkers: the same names from the same mo
     from arena_kernel.transports.process import BotProcess as BotProcess
     from arena_kernel.transports.process import spawn as spawn
 
-API_VERSION: Final = (2, 3)
+API_VERSION: Final = (2, 4)
 """(major, minor) of this surface and of :mod:`arena_kernel.executor_plugin`. A minor step
 adds names or optional arguments; a major step removes or changes one. A plugin may check
 ``API_VERSION[0] == 2`` at import."""

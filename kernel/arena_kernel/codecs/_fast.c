@@ -1158,6 +1158,94 @@ static PyObject *configure_replies(PyObject *module, PyObject *args, PyObject *k
     Py_RETURN_NONE;
 }
 
+/* ---- a game's events: EventLog.events ------------------------------------------- */
+
+enum { E_T, E_KIND, E_SEAT, E_TEXT, E_ELAPSED, E_CPU, E_FIELDS };
+static const char *const event_names[E_FIELDS] = {"t",    "kind",    "seat",
+                                                  "text", "elapsed", "cpu"};
+static Py_ssize_t event_at[E_FIELDS];
+static PyTypeObject *event_type = NULL;
+
+/* The text of an entry's bytes: ``raw.decode("utf-8", "replace").rstrip("\n")``. */
+static PyObject *entry_text(PyObject *raw) {
+    PyObject *text =
+        PyUnicode_DecodeUTF8(PyBytes_AS_STRING(raw), PyBytes_GET_SIZE(raw), "replace");
+    if (text == NULL) return NULL;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text), end = length;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    while (end > 0 && PyUnicode_READ(kind, data, end - 1) == '\n') end--;
+    if (end == length) return text;
+    PyObject *cut = PyUnicode_Substring(text, 0, end);
+    Py_DECREF(text);
+    return cut;
+}
+
+/* ``events(entries, t0, max_logged)``: the Event of each entry, or None when one is not
+ * the usual (a 6-tuple stamped with a float, its text a str or at most ``max_logged``
+ * bytes): the Python makes them all then. */
+static PyObject *fast_events(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "events(entries, t0, max_logged)");
+        return NULL;
+    }
+    PyObject *entries = args[0];
+    double t0 = PyFloat_AsDouble(args[1]);
+    if (t0 == -1.0 && PyErr_Occurred()) return NULL;
+    Py_ssize_t max_logged = PyLong_AsSsize_t(args[2]);
+    if (max_logged == -1 && PyErr_Occurred()) return NULL;
+    if (event_type == NULL || !PyList_CheckExact(entries)) Py_RETURN_NONE;
+    Py_ssize_t count = PyList_GET_SIZE(entries);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *entry = PyList_GET_ITEM(entries, i);
+        if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 6 ||
+            !PyFloat_CheckExact(PyTuple_GET_ITEM(entry, 0)))
+            Py_RETURN_NONE;
+        PyObject *text = PyTuple_GET_ITEM(entry, 3);
+        if (!(PyUnicode_CheckExact(text) ||
+              (PyBytes_CheckExact(text) && PyBytes_GET_SIZE(text) <= max_logged)))
+            Py_RETURN_NONE;
+    }
+    PyObject *made = PyList_New(count);
+    if (made == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *entry = PyList_GET_ITEM(entries, i);
+        PyObject *t = PyFloat_FromDouble(PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(entry, 0)) - t0);
+        PyObject *raw = PyTuple_GET_ITEM(entry, 3);
+        PyObject *text = PyBytes_CheckExact(raw) ? entry_text(raw) : Py_NewRef(raw);
+        PyObject *event = t == NULL || text == NULL ? NULL : event_type->tp_alloc(event_type, 0);
+        if (event != NULL) {
+            PyObject *values[E_FIELDS] = {t,    PyTuple_GET_ITEM(entry, 1),
+                                          PyTuple_GET_ITEM(entry, 2), text,
+                                          PyTuple_GET_ITEM(entry, 4), PyTuple_GET_ITEM(entry, 5)};
+            for (int f = 0; f < E_FIELDS; f++) field_set(event, event_at, f, values[f]);
+        }
+        Py_XDECREF(t);
+        Py_XDECREF(text);
+        if (event == NULL) {
+            Py_DECREF(made);
+            return NULL;
+        }
+        PyList_SET_ITEM(made, i, event);
+    }
+    return made;
+}
+
+static PyObject *configure_events(PyObject *module, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"event", NULL};
+    PyObject *type;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$O!:configure_events", names,
+                                     &PyType_Type, &type))
+        return NULL;
+    Py_ssize_t found[E_FIELDS];
+    if (slot_offsets(type, event_names, found, E_FIELDS) < 0) return NULL;
+    memcpy(event_at, found, sizeof found);
+    PyObject **targets[] = {(PyObject **)&event_type};
+    PyObject *values[] = {type};
+    replace_objects(targets, values, 1, event_type != NULL);
+    Py_RETURN_NONE;
+}
+
 /* ---- configuration ---------------------------------------------------------------- */
 
 
@@ -1263,6 +1351,10 @@ static PyMethodDef module_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "Hand over the connection type the compiled read and write serve."},
     {"configure_replies", (PyCFunction)(void (*)(void))configure_replies,
      METH_VARARGS | METH_KEYWORDS, "Hand over the Reply type the compiled table step makes."},
+    {"configure_events", (PyCFunction)(void (*)(void))configure_events,
+     METH_VARARGS | METH_KEYWORDS, "Hand over the Event type the compiled events make."},
+    {"events", (PyCFunction)(void (*)(void))fast_events, METH_FASTCALL,
+     "events(entries, t0, max_logged): EventLog.events of the entries, or None."},
     {"drain", (PyCFunction)fast_drain, METH_O,
      "drain(channel): channel.drain(), without the call while nothing waits."},
     {"reply", (PyCFunction)(void (*)(void))fast_reply, METH_FASTCALL,

@@ -5,13 +5,16 @@ There it only appends a tuple: the monotonic stamp the channel took anyway (the 
 a request, the read of a reply) and the bytes as they were on the wire. The text and the
 :class:`~arena_kernel.model.Event` records are made when the events are read (once, when
 the game is stored), all at once and off the path of every reply: made for each message
-as it passed, they were a quarter of the referee's time per message.
+as it passed, they were a quarter of the referee's time per message. Where the kernel's
+extension is built (:mod:`arena_kernel.codecs.compiled`) its ``events`` makes them in one
+step; the Python of :meth:`EventLog._made` is the reference, tested equal.
 """
 
 from __future__ import annotations
 
 import time
 
+from arena_kernel.codecs import compiled
 from arena_kernel.model import Event, make_event
 
 MAX_LOGGED_TEXT = 4000
@@ -26,7 +29,8 @@ cannot fill the database."""
 
 Entry = tuple[float, str, int | None, bytes | str, float | None, float | None]
 """One event as recorded: (``time.monotonic()`` stamp, kind, seat, the bytes on the wire
-or the text itself, elapsed, CPU time)."""
+(at most :data:`MAX_LOGGED_TEXT` of them: a longer message is recorded as its
+:func:`wire_text`) or the text itself, elapsed, CPU time)."""
 
 
 def wire_text(raw: bytes) -> str:
@@ -62,13 +66,13 @@ class EventLog:
     def events(self) -> list[Event]:
         """Every event, then a note per seat whose unsolicited messages were only counted."""
         if self._entries:
-            t0 = self.t0
-            self._built += [
-                make_event(
-                    at - t0, kind, seat, wire_text(p) if isinstance(p, bytes) else p, elapsed, cpu
-                )
-                for at, kind, seat, p, elapsed, cpu in self._entries
-            ]
+            extension = compiled.COMPILED
+            made = (
+                None
+                if extension is None
+                else extension.events(self._entries, self.t0, MAX_LOGGED_TEXT)
+            )
+            self._built += self._made() if made is None else made
             self._entries.clear()
         notes = [
             Event(
@@ -82,6 +86,24 @@ class EventLog:
             if count > MAX_UNSOLICITED_EVENTS
         ]
         return [*self._built, *notes]
+
+    def _made(self) -> list[Event]:
+        """The events of the entries recorded (what the extension's ``events`` makes in
+        one step, where it is built: this is the reference)."""
+        t0 = self.t0
+        # An entry's bytes are at most MAX_LOGGED_TEXT long (the channel records the cut
+        # text of a longer message): their text is wire_text's without the cut.
+        return [
+            make_event(
+                at - t0,
+                kind,
+                seat,
+                p.decode("utf-8", "replace").rstrip("\n") if isinstance(p, bytes) else p,
+                elapsed,
+                cpu,
+            )
+            for at, kind, seat, p, elapsed, cpu in self._entries
+        ]
 
     def now(self) -> float:
         return time.monotonic() - self.t0
@@ -99,3 +121,7 @@ class EventLog:
     def note(self, text: str) -> None:
         """The referee's own commentary in the replay (e.g. "white wins: black has no tzaar")."""
         self.add("note", None, text)
+
+
+if compiled.COMPILED is not None:
+    compiled.COMPILED.configure_events(event=Event)

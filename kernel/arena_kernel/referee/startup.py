@@ -32,6 +32,8 @@ def startup_fault_indexes(faults: Sequence[Fault], events: Sequence[Event]) -> l
     """The positions in ``faults`` of the start-up faults of a game: per seat that
     answered no request in time in ``events``, its first fault of a
     :data:`STARTUP_KINDS` kind."""
+    if not faults:
+        return []  # the usual game: its log need not be read
     answered = {e.seat for e in events if e.kind == "recv" and e.elapsed is not None}
     seen: set[int] = set()
     found = []

@@ -210,15 +210,23 @@ class Table:
             compiled = hot_path.COMPILED
             if compiled is None:
                 unsolicited = channel.drain()
-                result = await channel.ask(message, delay)
-                if type(result[0]) is not Fault:
-                    return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+                waiter = channel.ask(message, delay)
             else:
                 unsolicited = compiled.drain(channel)
-                result = await compiled.ask(channel, message, delay)
-                if type(result[0]) is not Fault:
-                    reply: Reply = compiled.reply(result, clocks.reply, unsolicited)
-                    return reply
+                waiter = compiled.ask(channel, message, delay)
+            connection = channel.connection
+            if connection is not None and not waiter.done():
+                connection.hand_over()
+                if waiter.done():
+                    # Answered already (in process): still one turn of the event loop, as
+                    # every request takes, so that other games and timers go on meanwhile.
+                    await asyncio.sleep(0)
+            result = await waiter
+            if type(result[0]) is not Fault:
+                if compiled is None:
+                    return Reply(result[0], None, result[1], clocks.reply, unsolicited, result[2])
+                reply: Reply = compiled.reply(result, clocks.reply, unsolicited)
+                return reply
             return self._reply(s, result, unsolicited, _plain(clocks.reply, True))
         unsolicited = channel.drain()
         limit = self._limit(s, timeout, clock)

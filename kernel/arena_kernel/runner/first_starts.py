@@ -49,9 +49,13 @@ class FirstStarts:
         have come up. Raises :class:`SetupError` when a bot failed to start in its first
         :data:`FIRST_GAMES` games."""
         seating = record.game.seating
+        to_see = set(range(len(seating)))
         for event in record.events:
-            if event.kind == "recv" and event.elapsed is not None and event.seat is not None:
+            if event.kind == "recv" and event.elapsed is not None and event.seat in to_see:
                 self._bot(seating[event.seat]).came_up = True
+                to_see.discard(event.seat)
+                if not to_see:
+                    break  # every seat answered: the rest of the log says no more
         waiting_on = set()
         for position in startup_fault_indexes(record.faults, record.events):
             fault = record.faults[position]

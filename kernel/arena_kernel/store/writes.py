@@ -134,10 +134,11 @@ def insert_game(
         # The run's SPRT counted games that no longer count: its pairs go with them.
         db.execute("DELETE FROM sprt_steps WHERE run_id = ?", (run_id,))
         _void_tallies(db, run_id, out)
-    db.executemany(
-        "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
-        [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
-    )
+    if record.faults:
+        db.executemany(
+            "INSERT INTO faults VALUES (?, ?, ?, ?, ?)",
+            [(game_id, f.seat, str(f.kind), f.detail, f.at) for f in record.faults],
+        )
     if record.events:
         db.execute("INSERT INTO event_logs VALUES (?, ?)", (game_id, pack(record.events)))
     return game_id

@@ -100,6 +100,15 @@ class Connection(ABC):
     def write(self, data: bytes) -> None:
         """Queue ``data`` for the bot; never blocks, never raises once the bot is gone."""
 
+    def hand_over(self) -> None:
+        """Give ``on_data`` now what the bot has answered already and the connection would
+        give it on a later turn of the event loop (an in-process bot answers inside
+        :meth:`write`). The referee calls it once it has written a request and is about to
+        wait for the reply, never inside a write: it reads the reply as it would read a
+        pipe that already held it, and saves the turn of the loop that would bring it.
+        Nothing by default: a pipe's bytes come from the event loop."""
+        return None
+
     @abstractmethod
     async def close(self) -> None:
         """End the bot: close its input, SIGTERM its whole process group, SIGKILL after the

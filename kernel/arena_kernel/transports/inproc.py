@@ -57,6 +57,9 @@ class InprocConnection(Connection):
     Replies are delivered with ``call_soon``, never inside :meth:`write`, so the referee
     sees the same ordering as with a real pipe and is never re-entered. Messages the bot
     produced before :meth:`start` (its greeting), or its failure, are delivered right after.
+    What waits to be delivered waits in order in one outbox, which :meth:`hand_over`
+    delivers at once when the referee is about to wait for a reply: the reply made inside
+    the write of its request then costs no turn of the event loop of its own.
 
     A bot that says it is ``threaded`` (see :class:`~arena_kernel.bots.logic.BotLogic`)
     answers in a daemon thread of its own, its messages in the order written: a bot that
@@ -71,6 +74,9 @@ class InprocConnection(Connection):
         self._decoder = launch.codec.decoder()
         self._loop = asyncio.get_running_loop()
         self._pending = greeting
+        self._outbox: list[bytes] = []
+        """Replies to deliver, in order: by the one call_soon of the first, or by
+        :meth:`hand_over`, whichever comes first."""
         self._on_data: OnData | None = None
         self._on_closed: OnClosed | None = None
         self._failure: str | None = None
@@ -87,7 +93,7 @@ class InprocConnection(Connection):
             raise RuntimeError("connection already started")
         self._on_data, self._on_closed = on_data, on_closed
         if self._pending:
-            self._loop.call_soon(self._deliver, self._pending)
+            self._post(self._pending)
             self._pending = b""
         if self._failure is not None:
             self._loop.call_soon(self._report)
@@ -145,7 +151,22 @@ class InprocConnection(Connection):
         if self._on_data is None:
             self._pending += replies
         else:
-            self._loop.call_soon(self._deliver, replies)
+            self._post(replies)
+
+    def _post(self, data: bytes) -> None:
+        """Deliver ``data`` after what is in the outbox already."""
+        if not self._outbox:
+            self._loop.call_soon(self._deliver_outbox)
+        self._outbox.append(data)
+
+    def _deliver_outbox(self) -> None:
+        outbox, self._outbox = self._outbox, []
+        for data in outbox:
+            self._deliver(data)
+
+    def hand_over(self) -> None:
+        if self._outbox:
+            self._deliver_outbox()
 
     def _fail(self, reason: str) -> None:
         if self._failure is not None or self._closed:

@@ -28,24 +28,29 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (``--games 40 --trials 7 --compare`` with the tree of commit 1903b62, whose
-referee built the board matrix at every request, at a load of 5 to 7 on 2 cores, two runs):
-7.9 times the engine, 290 to 310 us of CPU per move against 38 to 39 us for the engine, where
-the tree before took 7.9 and 8.3 times in the same runs; the per-trial ratios spread from 7.2
-to 9.4 times, more than the difference. Of that, the stones referee and bots add 2.1 to 2.5
-times the engine, 85 us a move where the tree before added 107 to 113 us (the matrix is kept
-move by move, copied to send and compared by a bot in one step; the judge scans for a capture
-only to word an illegal move's reason; a bot reads its first board in one pass); the jsonl
-codec about 0.6 times, and the kernel 3.7 to 4 times. Counted in instructions (callgrind, 20
-games, the start-up subtracted: load-independent) the referee runs about 4.1 times the
-engine's per move, from about 4.3 to 4.7: the rest of the CPU-time ratio is the kernel's code
-running at about half the instructions per cycle of the engine's loop on a shared machine,
-and system time (some 15 us a move: the store's log writes, the event loop's polls). 5 times
-is not reached, and what is left is mostly the kernel's: the store, 45 to 55 us a move (the
-compressed event log 18 to 27, zlib at its default level 6 about 10 of it; the SQL of a
-game's transaction about 20), the run's fixed cost (some 35 ms a run, about 20 us a move over
-40 games: plugins, the match file, a fresh database's schema), the event loop's two
-iterations a move, and the compiled codec and round trip (``_fast.c``).
+Where it stands (``--games 100 --trials 7 --compare`` with the tree of commit 9b9f5b3, at a
+load of 7.5 to 9 on 2 cores, three runs): 6.85, 6.92 and 6.19 times the engine, 137 to 172
+us of CPU per move against 22 to 25 us for the engine, where the tree before took 7.01, 7.04
+and 6.24 times in the same runs; the per-trial ratios spread from 5.1 to 9.0 times (5.3 to
+10.1 for the tree before), more than the difference. Of that, the stones referee and bots
+add 1.7 to 2.1 times the engine, the jsonl codec about 0.5 times, and the kernel 3.0 to 3.5
+times (3.1 to 3.8 for the tree before). Counted in instructions (callgrind, 40 games, the
+start-up subtracted: load-independent) a move through the referee runs 576,000 instructions
+where the tree before ran 638,000 (10 % fewer), 3.2 times the engine's 182,000 (100 games)
+where the tree before ran 3.5 times: the rest of the CPU-time ratio is the referee's code
+running at fewer instructions per cycle than the engine's loop on a loaded machine, and
+system time (the store's writes, the event loop's polls). The game's events are made by the
+kernel's extension (``_fast.c``) in one step; an in-process bot's reply, made inside the
+write of its request, is handed to the channel as the referee waits, so that a request costs
+one turn of the event loop, not two; the event log is compressed at zlib's level 1 (a stored
+stones game some 20 % bigger); and a game without faults skips the start-up checks' scans of
+its log. 5 times is not reached: the kernel would have to add no more than 1.6 times the
+engine, 35 to 40 us a move, where it adds 65 to 83 (cProfile's shares: the referee's channel
+and table some 17 us, the event loop's one turn some 18, the store some 16 (the SQL of a
+game's transaction, the JSON and zlib of its log), the in-process transport some 10, the
+run's fixed cost, some 25 ms a run, about 6 us a move over 100 games), and the stones
+referee and bots with the codec already add 2.2 to 2.6 times the engine: what is left is
+spread over many small steps of a few us each, not in one.
 
 ``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
 change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one

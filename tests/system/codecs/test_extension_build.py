@@ -24,15 +24,12 @@ from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
 from arena_kernel.referee.table import Table
+from arena_kernel.transports.base import Connection
 assert "{folder}" in compiled.__file__, compiled.__file__
 print("compiled:", compiled.COMPILED, hot_path.COMPILED)
 
 
-class Echo:
-    started = None
-    cpu_meter = None
-    out_of_memory = False
-
+class Echo(Connection):
     def start(self, on_data, on_closed):
         self.on_data = on_data
 

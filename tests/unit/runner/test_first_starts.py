@@ -73,3 +73,19 @@ def test_a_seat_never_asked_is_neither_up_nor_failed() -> None:
     quiet = game(0, ("a", "b"), up={0}, failed=set())
     assert starts.admit(quiet) == [quiet]
     starts.settle()
+
+
+def test_a_seat_that_answered_only_at_the_end_of_a_long_log_came_up() -> None:
+    """Every answer counts, the last event's too, whatever came before it (unasked
+    messages, notes, many answers of the other seat)."""
+    starts = FirstStarts("m.toml")
+    failed = game(0, ("a", "b"), up={0}, failed={1})
+    assert starts.admit(failed) == []
+    late = game(1, ("a", "b"), up=set(), failed=set())
+    late.events = [
+        *(Event(0.1 * n, "recv", 0, "take 1", elapsed=0.01) for n in range(50)),
+        Event(5.0, "recv", 1, "unasked"),
+        Event(5.1, "note", None, "the referee", 0.02),
+        Event(5.2, "recv", 1, "take 2", elapsed=0.03),
+    ]
+    assert starts.admit(late) == [failed, late], "b came up in its last event"

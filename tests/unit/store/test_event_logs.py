@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from arena_kernel.model import Event, GameRecord, Outcome, ScheduledGame
 from arena_kernel.store import Store
-from arena_kernel.store.logs import pack, reply_pairs, seat_replies, unpack, unpack_times
+from arena_kernel.store.logs import (
+    COMPRESSION_LEVEL,
+    pack,
+    reply_pairs,
+    seat_replies,
+    unpack,
+    unpack_times,
+)
 
 times = st.floats(allow_nan=False, allow_infinity=False)
 events = st.builds(
@@ -95,6 +102,17 @@ def test_any_tool_reads_a_stored_log(tmp_path: Path) -> None:
         "cpu": [None, 3],
         "cpu_step": 3,
     }
+
+
+def test_a_log_is_compressed_at_its_level_and_reads_back_at_any_level() -> None:
+    """A log compressed at zlib's default level (those in databases already written) or at
+    any other reads back the same: the level is the writer's choice alone."""
+    log = [Event(0.25 * n, "send" if n % 2 else "recv", n % 2, f"pile {n}") for n in range(20)]
+    blob = pack(log)
+    text = zlib.decompress(blob)
+    assert blob == zlib.compress(text, COMPRESSION_LEVEL)
+    for level in (1, 6, 9):
+        assert unpack(zlib.compress(text, level)) == log
 
 
 def test_a_repetitive_log_takes_a_fraction_of_its_text() -> None:

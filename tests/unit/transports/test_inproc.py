@@ -11,8 +11,13 @@ import pytest
 from transport_helpers import Recorder, run
 
 from arena_kernel.bot_clocks import BotClocks
+from arena_kernel.codecs.line import LineCodec
+from arena_kernel.referee.channel import Channel
+from arena_kernel.referee.clocks import Clocks
+from arena_kernel.referee.eventlog import EventLog
+from arena_kernel.referee.table import Table
 from arena_kernel.registries.manager import BUILTIN_SOURCE, get_plugin_manager, load_registries
-from arena_kernel.transports.base import ConnectError
+from arena_kernel.transports.base import ConnectError, Connection, OnClosed, OnData
 from arena_kernel.transports.inproc import InprocTransport
 from arena_kernel.transports.process import stderr_log_path
 from arena_kernel.transports.stdio import StdioTransport
@@ -274,3 +279,90 @@ def test_a_threaded_bot_thinks_while_the_event_loop_serves_another(make_launch, 
         await going.close()
 
     run(main())
+
+
+def test_hand_over_delivers_what_is_waiting_at_once_in_order_and_once(make_launch):
+    """The greeting and the replies made inside the writes, all of them, in order; the
+    loop's own delivery that comes after finds nothing more to give."""
+
+    async def main():
+        conn = await InprocTransport().connect(make_launch(inproc=EchoBot))
+        rec = Recorder()
+        conn.start(rec.on_data, rec.on_closed)
+        conn.write(b"a\n")
+        conn.write(b"silent\nb\n")
+        assert rec.data == b"", "never inside write()"
+        conn.hand_over()
+        assert rec.data == b"hello\necho a\nok\necho b\nok\n"
+        conn.hand_over()
+        await asyncio.sleep(0.01)
+        assert rec.data == b"hello\necho a\nok\necho b\nok\n", "each reply once"
+        conn.write(b"c\n")
+        await rec.received(b"hello\necho a\nok\necho b\nok\necho c\nok\n")
+        conn.write(b"fail\n")
+        conn.hand_over()
+        assert await rec.wait_closed() == "in-process bot raised ValueError: boom"
+        assert rec.events[-1] == ("closed", "in-process bot raised ValueError: boom")
+        await conn.close()
+
+    run(main())
+
+
+def test_a_connection_that_is_a_pipe_hands_over_nothing(make_launch):
+    """The base class's hand_over: what a pipe holds comes from the event loop."""
+
+    class Pipe(Connection):
+        def start(self, on_data: OnData, on_closed: OnClosed) -> None:
+            self.on_data = on_data
+
+        def write(self, data: bytes) -> None:
+            self.written = data
+
+        async def close(self) -> None:
+            pass
+
+    pipe = Pipe()
+    seen: list[bytes] = []
+    pipe.start(seen.append, lambda reason: None)
+    pipe.write(b"x\n")
+    pipe.hand_over()
+    assert seen == []
+
+
+def test_each_request_to_an_inproc_bot_takes_one_turn_of_the_loop(make_launch):
+    """The reply is handed over as the referee waits, in the order the bot sent: an
+    unasked message it sent first answers the request, as through a pipe (the reply that
+    came after it waits for the next); and every request still lets the loop run the
+    other games once."""
+
+    class Chatty(EchoBot):
+        def on_message(self, message: Any) -> list[Any]:
+            return ["unasked"] if message == "news" else [f"echo {message}"]
+
+    async def main():
+        conn = await InprocTransport().connect(make_launch(inproc=Chatty))
+        table = Table([Channel("chatty", "chatty", conn, LineCodec())], Clocks(), EventLog())
+        turns = 0
+
+        async def ticker() -> None:
+            nonlocal turns
+            while True:
+                await asyncio.sleep(0)
+                turns += 1
+
+        ticking = asyncio.create_task(ticker())
+        await table.receive(0)  # the greeting
+        answers = [(await table.ask(0, f"m{n}")).message for n in range(20)]
+        before = turns
+        await table.ask(0, "m20")
+        assert turns - before in (1, 2), "one turn of the loop per request, as the other games'"
+        table.send(0, "news")
+        late = await table.ask(0, "m21")
+        then = await table.ask(0, "m22")
+        ticking.cancel()
+        await conn.close()
+        return answers, late, then
+
+    answers, late, then = run(main())
+    assert answers == [f"echo m{n}" for n in range(20)]
+    assert (late.message, then.message, then.unsolicited) == ("unasked", "echo m22", ["echo m21"])
