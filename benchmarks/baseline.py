@@ -1,21 +1,19 @@
-"""The baseline of the store and schedule benchmarks: this kernel with the store, schedule
-and runner files as they were at :data:`BEFORE`, run in a process of its own.
+"""The baseline of the benchmarks that compare kernels: the whole kernel as at a git
+revision (:data:`BEFORE` by default for the store and schedule benchmarks), run in a
+process of its own.
 
-    from baseline import kernel_tree, run_worker
+    from baseline import run_worker, whole_kernel
 
-The baseline tree is a copy of this kernel in which only :data:`CHANGED` are taken from
-``rev`` (a file missing there is removed), so that a comparison measures that change and
-not whatever else differs between ``rev`` and the working tree. A worker process runs
-against it when its ``PYTHONPATH`` leads there (:func:`python_env`): the plain path comes
-before the editable install's finder, and the installed plugins import whichever
-``arena_kernel`` that process has.
+A worker process runs against the baseline when its ``PYTHONPATH`` leads there
+(:func:`python_env`): the plain path comes before the editable install's finder, and the
+installed plugins import whichever ``arena_kernel`` that process has. A kernel taken from
+git holds no compiled extension, so the baseline runs its Python code alone.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,54 +25,26 @@ KERNEL = REPO / "kernel" / "arena_kernel"
 BEFORE = "b4636aa0ffe2c3ef0d5afb9e806f886619334cae"
 """The last commit before compact stored games and the lazy schedule: the default baseline."""
 
-CHANGED = (
-    "kernel/store/__init__.py",
-    "kernel/store/sqlite.py",
-    "kernel/store/schema.py",
-    "kernel/store/logs.py",
-    "kernel/store/outcomes.py",
-    "kernel/match/schedule.py",
-    "kernel/runner/run.py",
-    "kernel/scoring/base.py",
-    "kernel/scoring/wins.py",
-    "kernel/scoring/elo.py",
-    "kernel/scoring/faults.py",
-    "kernel/report/stats.py",
-    "kernel/cli/main.py",
-    "kernel/cli/progress.py",
-)
-"""The files of the change, at their paths in BEFORE: compact stored games, results read
-whole, scorers that count each distinct result once, a schedule made game by game."""
-
-
-def kernel_tree(rev: str, folder: Path) -> Path:
-    """A folder whose ``arena_kernel`` is this kernel with :data:`CHANGED` as at ``rev``;
-    return the folder, for :func:`python_env`."""
-    tree = folder / "arena_kernel"
-    shutil.copytree(KERNEL, tree, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in CHANGED:
-        target = tree / Path(path).relative_to("kernel")
-        shown = subprocess.run(
-            ["git", "-C", str(REPO), "show", f"{rev}:{path}"], capture_output=True, check=False
-        )
-        if shown.returncode == 0:
-            target.write_bytes(shown.stdout)
-        else:
-            target.unlink(missing_ok=True)
-    return folder
-
 
 def whole_kernel(rev: str, folder: Path) -> Path:
     """A folder whose ``arena_kernel`` is the whole kernel as at ``rev`` (git's copy, not
-    the working tree's); return the folder, for :func:`python_env`."""
+    the working tree's); return the folder, for :func:`python_env`. Before the kernel's
+    folder was named as it is imported, the package was ``kernel/`` itself."""
     folder.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", rev, "kernel/arena_kernel"],
+    nested = subprocess.run(
+        ["git", "-C", str(REPO), "cat-file", "-e", f"{rev}:kernel/arena_kernel"],
         capture_output=True,
-        check=True,
+        check=False,
+    )
+    source, target = ("kernel/arena_kernel", folder)
+    if nested.returncode != 0:
+        source, target = ("kernel", folder / "arena_kernel")
+        target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, source], capture_output=True, check=True
     )
     subprocess.run(
-        ["tar", "-x", "--strip-components=1", "-C", str(folder)], input=archive.stdout, check=True
+        ["tar", "-x", "--strip-components=1", "-C", str(target)], input=archive.stdout, check=True
     )
     return folder
 

@@ -10,7 +10,7 @@ its peak resident memory (``ru_maxrss``), and exits. Two shapes: Nim, a game per
 and rock-paper-scissors, whose bots stay connected for a session of games
 (``concurrency = 4``: four sessions of a quarter million games). Each trial runs both
 kernels, in an order that alternates per trial, this kernel and the baseline
-(:mod:`baseline`: the same tree with the store, schedule and runner files of ``REV``); the
+(:mod:`baseline`: the whole kernel as at ``REV``, its Python code alone); the
 report gives the medians.
 """
 
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from statistics import median
 
-from baseline import BEFORE, kernel_tree, run_worker
+from baseline import BEFORE, run_worker, whole_kernel
 
 SHAPES = {
     "nim (a session per game)": ("nim", 1),
@@ -81,7 +81,7 @@ def main() -> None:
         worker(args.worker)
         return
     with tempfile.TemporaryDirectory() as folder:
-        base = kernel_tree(args.baseline, Path(folder) / "baseline")
+        base = whole_kernel(args.baseline, Path(folder) / "baseline")
         kernels = {"baseline": base, "this kernel": None}
         print(f"{args.games} games, {args.trials} interleaved trials, medians:")
         for label, (game, concurrency) in SHAPES.items():
