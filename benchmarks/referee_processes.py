@@ -58,8 +58,17 @@ processes thus execute 12-13 % more a game than one (a game's events made into o
 in the worker, pickled as columns and made again in the run's process, which stores
 them), while on a quiet machine, before, their CPU time a game was 24 % more (2.943 ms
 against 2.370: 1.54x balanced, ceiling 2.00x): the rest is the two cores slowing each
-other down, which the ceiling's small allocating work does not show. 1.8x is not
-reached.
+other down, which the ceiling's small allocating work does not show.
+
+On the quiet machine again later (load near 1, nothing else running; this kernel with
+the stones referee's one loop turn a request and the event log's events made in C), two
+runs of 3 trials of 2000 and 4000 games: 2.06x free, 2.16x balanced, 2.11x as here, with
+the kernel of 9b9f5b3 at 1.94x, 2.02x and 2.01x in the same run (ceiling 1.86x); and, this
+kernel alone, 1.87x free, 1.95x balanced, 1.93x as here (ceiling 1.89x). A game cost
+1.52-1.53 ms of CPU in one process and 1.33-1.42 ms steady in two: the same machine, an
+hour before, took 2.37 ms in one. How fast the two cores are together moves with what
+else their host runs, more than with this kernel: 1.8x is reached when the host is
+quiet and was not an hour before.
 """
 
 from __future__ import annotations
