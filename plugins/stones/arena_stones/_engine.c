@@ -5,7 +5,8 @@
  * the board's rays (arena_stones.board), the Zobrist keys (arena_stones.rules) and the
  * evaluation's weights (arena_stones.search), so that a position here has the same cells,
  * moves (in the same order), hash, winner and value as arena_stones.rules.Position and
- * arena_stones.search.evaluate, which stay the reference: the tests play both side by side.
+ * arena_stones.search.compiled_evaluate, which stay the reference: the tests play both
+ * side by side.
  *
  * A cell holds the protocol's `owner * (height * 4 + type)`; a move is
  * `kind << 12 | from << 6 | to` (0 is the pass); values are for the side to move, and a
@@ -50,6 +51,8 @@ static int loss[STACK_VALUES];
 static int height_bonus[STACK_VALUES];
 static int mobility[MOBILITIES];
 static int own_gain, their_gain;
+static int safe_type[STACK_VALUES];
+static int tallest_bonus;
 
 /* -- positions ------------------------------------------------------------------------ */
 
@@ -203,7 +206,7 @@ static void undo(Pos *p, const Undo *u) {
     }
 }
 
-/* -- the evaluation: arena_stones.search.evaluate, term by term ------------------------ */
+/* -- the evaluation: arena_stones.search.compiled_evaluate, term by term --------------- */
 
 static int floor_div(int a, int b) {
     int q = a / b;
@@ -236,6 +239,7 @@ static int evaluate(const Pos *p) {
     const int8_t *cells = p->cells;
     int heights = 0, attacks_w = 0, attacks_b = 0;
     int threat_w[4] = {0}, threat_b[4] = {0};
+    int tall[8] = {0}; /* the tallest stack by top type, as counts */
     uint8_t hit[NCELLS] = {0};
     const uint64_t occupied = p->occupied;
     /* Two stacks that see each other along a line are found once, from the first in reading
@@ -247,6 +251,7 @@ static int evaluate(const Pos *p) {
         if (v > 0) {
             int h = v >> 2;
             heights += height_bonus[h];
+            if (h > tall[v & 3]) tall[v & 3] = h;
             for (int r = 0; r < nforward[f]; r++) {
                 uint64_t seen = occupied & forward_mask[f][r];
                 if (!seen) continue;
@@ -272,6 +277,7 @@ static int evaluate(const Pos *p) {
         } else {
             int h = (-v) >> 2;
             heights -= height_bonus[h];
+            if (h > tall[4 + ((-v) & 3)]) tall[4 + ((-v) & 3)] = h;
             for (int r = 0; r < nforward[f]; r++) {
                 uint64_t seen = occupied & forward_mask[f][r];
                 if (!seen) continue;
@@ -300,6 +306,17 @@ static int evaluate(const Pos *p) {
     int material = stack_value[c[1]] + stack_value[c[2]] + stack_value[c[3]] - stack_value[c[5]] -
                    stack_value[c[6]] - stack_value[c[7]];
     int score = material + heights + mobility[attacks_w] - mobility[attacks_b];
+    /* Safety: a type whose tallest stack is taller than every enemy stack cannot be
+     * captured until the enemy builds one as tall; and the side with the tallest stack can
+     * capture any stack it reaches. */
+    int top_w = tall[1] > tall[2] ? tall[1] : tall[2], top_b = tall[5] > tall[6] ? tall[5] : tall[6];
+    if (tall[3] > top_w) top_w = tall[3];
+    if (tall[7] > top_b) top_b = tall[7];
+    for (int kind = 1; kind <= 3; kind++) {
+        if (tall[kind] > top_b) score += safe_type[c[kind]];
+        if (tall[kind + 4] > top_w) score -= safe_type[c[kind + 4]];
+    }
+    score += top_w > top_b ? tallest_bonus : top_b > top_w ? -tallest_bonus : 0;
     int mine = p->phase == 0 ? 2 : 1;
     if (p->player > 0) {
         if (!attacks_w && p->phase == 0) return -WIN;
@@ -780,15 +797,16 @@ static int forward_masks(void) {
 }
 
 static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"rays",     "forward_rays", "zobrist",  "turn_keys", "stack_value",
-                            "loss",     "height",       "mobility", "own_gain",  "their_gain",
+    static char *names[] = {"rays",       "forward_rays", "zobrist",       "turn_keys",
+                            "stack_value", "loss",        "height",        "mobility",
+                            "own_gain",   "their_gain",   "safe_type",     "tallest",
                             NULL};
     PyObject *ray_seq, *forward_seq, *zob_seq, *turn_seq, *value_seq, *loss_seq, *height_seq,
-        *mobility_seq;
-    int own, their;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOOii", names, &ray_seq, &forward_seq,
+        *mobility_seq, *safe_seq;
+    int own, their, tallest;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOOOOiiOi", names, &ray_seq, &forward_seq,
                                      &zob_seq, &turn_seq, &value_seq, &loss_seq, &height_seq,
-                                     &mobility_seq, &own, &their))
+                                     &mobility_seq, &own, &their, &safe_seq, &tallest))
         return NULL;
     uint64_t *keys = PyMem_Malloc(sizeof(uint64_t) * NCELLS * 256);
     if (keys == NULL) return PyErr_NoMemory();
@@ -799,7 +817,8 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
                  read_ints(value_seq, "stack_value", stack_value, STACK_VALUES) ||
                  read_ints(loss_seq, "loss", loss, STACK_VALUES) ||
                  read_ints(height_seq, "height", height_bonus, STACK_VALUES) ||
-                 read_ints(mobility_seq, "mobility", mobility, MOBILITIES);
+                 read_ints(mobility_seq, "mobility", mobility, MOBILITIES) ||
+                 read_ints(safe_seq, "safe_type", safe_type, STACK_VALUES);
     if (!failed && forward_masks()) {
         PyErr_SetString(PyExc_ValueError, "forward_rays: a ray's cells must come in increasing order");
         failed = 1;
@@ -808,6 +827,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
         memcpy(zobrist, keys, sizeof zobrist);
         own_gain = own;
         their_gain = their;
+        tallest_bonus = tallest;
         configured = 1;
     }
     PyMem_Free(keys);
@@ -964,7 +984,7 @@ static PyMethodDef Board_methods[] = {
     {"undo", (PyCFunction)Board_undo, METH_NOARGS, "Take back the last move applied."},
     {"winner", (PyCFunction)Board_winner, METH_NOARGS, "1 or -1 once decided, 0 while it runs."},
     {"evaluate", (PyCFunction)Board_evaluate, METH_NOARGS,
-     "The position's worth to the side to move, as arena_stones.search.evaluate."},
+     "The position's worth to the side to move, as arena_stones.search.compiled_evaluate."},
     {NULL}};
 
 static PyGetSetDef Board_getset[] = {
@@ -1094,7 +1114,8 @@ static PyTypeObject SearcherType = {
 static PyMethodDef module_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))py_configure, METH_VARARGS | METH_KEYWORDS,
      "configure(rays, forward_rays, zobrist, turn_keys, stack_value, loss, height, mobility, "
-     "own_gain, their_gain): the board, the keys and the evaluation's weights, once."},
+     "own_gain, their_gain, safe_type, tallest): the board, the keys and the evaluation's "
+     "weights, once."},
     {NULL}};
 
 static struct PyModuleDef engine_module = {

@@ -6,7 +6,8 @@ extension: without a C compiler the plugin installs all the same, :data:`COMPILE
 and the bot plays the Python search (:mod:`arena_stones.search`) instead. The extension
 holds no fact of the game of its own: it is handed the board's rays, the rules' Zobrist
 keys and the evaluation's weights here, so that its positions, moves, hashes and values
-are those of :class:`~arena_stones.rules.Position` and :func:`~arena_stones.search.evaluate`.
+are those of :class:`~arena_stones.rules.Position` and
+:func:`~arena_stones.search.compiled_evaluate`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def configuration() -> dict[str, Any]:
         "mobility": search.MOBILITY,
         "own_gain": search.OWN_GAIN,
         "their_gain": search.THEIR_GAIN,
+        "safe_type": search.SAFE_TYPE,
+        "tallest": search.TALLEST,
     }
 
 

@@ -22,6 +22,10 @@ THINKING_SHARE = 0.6
 """The most of its reply limit the searcher spends thinking. The rest is the margin for what
 its own clock cannot see: the time a request waits for the bot to be scheduled on a loaded
 machine, reading it, writing the reply, and the referee reading that."""
+CPU_THINKING_SHARE = 0.9
+"""The share spent thinking on the CPU-time clock: there the wait for a core costs no CPU
+time, so the margin is only for the CPU time its own clock cannot see (reading the request,
+writing the reply)."""
 RESERVE = 0.03
 """Seconds kept back from every reply besides, for the same reasons."""
 LEAST_SHARE = 0.25
@@ -97,10 +101,12 @@ class GreedyPlayer(Player):
         return self.rng.choice(best)
 
 
-def thinking_time(limit: float, waited: float = 0.0) -> float:
+def thinking_time(limit: float, waited: float = 0.0, *, cpu: bool = False) -> float:
     """Seconds of thinking a reply within ``limit`` seconds affords, when its request may
-    already have waited ``waited`` seconds before the bot could read it."""
-    seconds = max(limit * THINKING_SHARE - RESERVE, limit * LEAST_SHARE)
+    already have waited ``waited`` seconds before the bot could read it; ``cpu``: on the
+    CPU-time clock."""
+    share = CPU_THINKING_SHARE if cpu else THINKING_SHARE
+    seconds = max(limit * share - RESERVE, limit * LEAST_SHARE)
     return max(seconds - waited, min(seconds, LEAST_FIRST))
 
 
@@ -111,7 +117,7 @@ class SearchPlayer(Player):
     time (it thinks on one thread), or sooner on a machine that starves it (the engine
     stops in proportion when its thread has run less than half the time it took). On the
     CPU-time clock, when the arena says the match is on it, it thinks by its process's CPU
-    time instead, up to the same share of its limit, and stops by the wall clock at
+    time instead, up to :data:`CPU_THINKING_SHARE` of its limit, and stops by the wall clock at
     :data:`WALL_CAP_SHARE` of the match's cap. ``waited``:
     how long its first request may have waited for the process to start
     (:func:`~arena_stones.bot.process_age` for a program), taken off that reply only.
@@ -148,15 +154,15 @@ class SearchPlayer(Player):
 
     def choose(self, position: Position) -> Move:
         limit = self.reply_limit
-        seconds = thinking_time(limit, self.waited)
+        told = self.told
+        cpu = told is not None and told.mode == "cpu" and self.compiled is not None
+        seconds = thinking_time(limit, self.waited, cpu=cpu)
         self.waited = 0.0
         if self.compiled is None:
             assert self.fallback is not None
             move = self.fallback.best_move(position, seconds)
             self.depth, self.nodes = self.fallback.depth, self.fallback.nodes
             return move
-        told = self.told
-        cpu = told is not None and told.mode == "cpu"
         wall = max(seconds, limit * told.wall_cap * WALL_CAP_SHARE) if cpu and told else seconds
         move, self.depth, _value, self.nodes, _elapsed = self.compiled.think(
             position.cells,

@@ -56,6 +56,14 @@ exposes something worse."""
 THEIR_GAIN = 5
 """Tenths of the opponent's two best captures that count against the side to move: it
 has a move or two to defend, but cannot defend everything."""
+SAFE_TYPE: tuple[int, ...] = (0, 800, *LOSS[2:])
+"""The compiled search's bonus for a type of ``n`` stacks whose tallest stack is taller
+than every enemy stack: none of them can be captured before the enemy builds one as tall,
+which takes it a strengthen or more (as much as the type's next loss would cost, and the
+most for a type's last stack)."""
+TALLEST = 100
+"""The compiled search's bonus for the tallest stack on the board: it can capture any stack
+it reaches, and only one as tall can capture it."""
 
 
 def material(position: Position, who: int) -> int:
@@ -172,6 +180,34 @@ def evaluate(position: Position) -> int:
     own = best_gain(counts, 0, threat_w, mine)
     theirs = best_gain(counts, 4, threat_b, 2)
     return -score + (OWN_GAIN * own - THEIR_GAIN * theirs) // 10
+
+
+def safety(cells: list[int], counts: list[int]) -> int:
+    """White's :data:`SAFE_TYPE` and :data:`TALLEST` bonuses minus Black's."""
+    tall = [0] * 8
+    for v in cells:
+        if v:
+            slot = v & 3 if v > 0 else 4 + ((-v) & 3)
+            tall[slot] = max(tall[slot], abs(v) >> 2)
+    top_w, top_b = max(tall[1:4]), max(tall[5:8])
+    score = 0
+    for kind in (1, 2, 3):
+        if tall[kind] > top_b:
+            score += SAFE_TYPE[counts[kind]]
+        if tall[kind + 4] > top_w:
+            score -= SAFE_TYPE[counts[kind + 4]]
+    return score + (TALLEST if top_w > top_b else -TALLEST if top_b > top_w else 0)
+
+
+def compiled_evaluate(position: Position) -> int:
+    """The compiled search's evaluation (``_engine.c``), its reference: :func:`evaluate`
+    plus :func:`safety` for the side to move. The compiled search is deep enough for the
+    safety terms to pay; the Python one keeps :func:`evaluate`."""
+    value = evaluate(position)
+    if value == -WIN:
+        return value
+    bonus = safety(position.cells, position.counts)
+    return value + (bonus if position.player > 0 else -bonus)
 
 
 class Searcher:

@@ -1,6 +1,7 @@
 """The compiled engine against the Python one, its reference: over many random games, the
 same legal moves in the same order, the same positions after every move and every undo
-(cells, side, request, counts, Zobrist hash), the same winner and the same evaluation."""
+(cells, side, request, counts, Zobrist hash), the same winner and the same evaluation (the
+compiled search's, :func:`~arena_stones.search.compiled_evaluate`)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def agree(position: Position, board) -> None:
     assert board.winner() == position.winner()
     assert board.legal_moves() == position.legal_moves()
     if not position.winner():
-        assert board.evaluate() == search.evaluate(position)
+        assert board.evaluate() == search.compiled_evaluate(position)
 
 
 def play_both(compiled, seed: int, setup: str) -> int:
@@ -114,4 +115,5 @@ def test_rays_whose_cells_do_not_increase_are_refused(compiled):
     finally:
         compiled.configure(**settings)
     position = Position.initial("random", random.Random(7))
-    assert compiled.Board(position.cells, WHITE, 0, True).evaluate() == search.evaluate(position)
+    board = compiled.Board(position.cells, WHITE, 0, True)
+    assert board.evaluate() == search.compiled_evaluate(position)

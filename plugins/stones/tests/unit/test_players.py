@@ -120,6 +120,9 @@ def test_thinking_time_keeps_a_wide_margin_of_every_reply_limit():
         assert 0 < seconds <= 0.6 * limit
         # A first request that may have waited for the program to start gets less.
         assert 0 < thinking_time(limit, waited=limit / 2) < seconds
+        # On the CPU-time clock the wait for a core costs nothing: it thinks longer, still
+        # short of the limit.
+        assert seconds < thinking_time(limit, cpu=True) <= 0.9 * limit
     # One that started about as long as a start-up clock allows answers nearly at once.
     assert 0 < thinking_time(1.0, waited=5.0) <= 0.01
 
@@ -172,7 +175,7 @@ def test_search_thinks_by_its_cpu_time_on_the_cpu_clock_and_stops_well_before_th
     player = SearchPlayer()
     player.clocks(BotClocks(reply=0.2, first_reply=5.0, mode="cpu", wall_cap=10.0))
     recording = recorded_moves(player)
-    assert recording.seconds == [thinking_time(0.2)]
+    assert recording.seconds == [thinking_time(0.2, cpu=True)]
     assert recording.clocks == [(True, 0.2 * 10.0 * WALL_CAP_SHARE)]
     on_the_wall = SearchPlayer()
     on_the_wall.clocks(BotClocks(reply=0.2, first_reply=5.0))

@@ -1,12 +1,13 @@
-"""The searcher's evaluation: the same for either colour, its survey of the board agreeing
-with the move generator, and the worth of a type's last stacks."""
+"""The searchers' evaluations: the same for either colour, the survey of the board agreeing
+with the move generator, the worth of a type's last stacks, and the compiled search's
+safety terms."""
 
 from __future__ import annotations
 
 import random
 
 from arena_stones import search
-from arena_stones.rules import ATTACK, WHITE, Position
+from arena_stones.rules import ATTACK, BLACK, WHITE, A, Position, encode
 
 
 def mirrored(position: Position) -> Position:
@@ -26,6 +27,26 @@ def test_evaluation_is_the_same_for_either_colour():
         if position.winner():
             continue
         assert search.evaluate(position) == search.evaluate(mirrored(position))
+        assert search.compiled_evaluate(position) == search.compiled_evaluate(mirrored(position))
+
+
+def test_safety_counts_a_type_out_of_reach_of_every_enemy_stack(endgame, with_stacks):
+    # White's Tzarra at (4, 2) is two high, every black stack one: White's two Tzarras are
+    # safe and White has the tallest stack. The value is the side to move's.
+    position = with_stacks(endgame, WHITE)
+    bonus = search.SAFE_TYPE[2] + search.TALLEST
+    assert search.safety(position.cells, position.counts) == bonus
+    assert search.compiled_evaluate(position) == search.evaluate(position) + bonus
+    black = with_stacks(endgame, BLACK)
+    assert search.compiled_evaluate(black) == search.evaluate(black) - bonus
+    # A black stack as tall ends both: equal heights can capture each other.
+    endgame[(8, 8)] = encode(BLACK, A, 2)
+    level = with_stacks(endgame, WHITE)
+    assert search.safety(level.cells, level.counts) == 0
+    # Taller still, Black's only Tott is safe and Black has the tallest stack.
+    endgame[(8, 8)] = encode(BLACK, A, 3)
+    taller = with_stacks(endgame, WHITE)
+    assert search.safety(taller.cells, taller.counts) == -search.SAFE_TYPE[1] - search.TALLEST
 
 
 def test_survey_counts_the_captures_the_move_generator_finds():
