@@ -11,6 +11,8 @@
 #include <Python.h>
 #include <structmember.h>
 #include <errno.h>
+#include <stdint.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -1231,6 +1233,143 @@ static PyObject *fast_events(PyObject *module, PyObject *const *args, Py_ssize_t
     return made;
 }
 
+/* ---- a stored log's columns: arena_kernel.store.logs.columns ----------------------- */
+
+#define STEPS_LIMIT 4611686018427387904.0 /* 2**62: a step and a difference of two fit a long long */
+
+/* The exponent e that makes ``x`` a whole number of 2**-e steps (its ratio's denominator
+ * 2**e), as ``(x).as_integer_ratio()[1].bit_length() - 1``; x is finite. */
+static int step_exponent(double x) {
+    if (x == 0.0) return 0;
+    int e;
+    double m = frexp(fabs(x), &e);
+    uint64_t whole = (uint64_t)ldexp(m, 53);
+    int exponent = 53 - e - __builtin_ctzll(whole);
+    return exponent > 0 ? exponent : 0;
+}
+
+/* The exponent of the field ``f`` of every event (None aside), or -1 for a value that is
+ * neither None nor a finite float; ``*known`` says whether any was not None. */
+static int field_exponent(PyObject *events, Py_ssize_t count, int f, int *known) {
+    int largest = 0;
+    *known = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = FIELD(PyList_GET_ITEM(events, i), event_at, f);
+        if (v == Py_None) continue;
+        if (!PyFloat_CheckExact(v) || !isfinite(PyFloat_AS_DOUBLE(v))) return -1;
+        *known = 1;
+        int e = step_exponent(PyFloat_AS_DOUBLE(v));
+        if (e > largest) largest = e;
+    }
+    return largest;
+}
+
+/* A whole number of steps as an int (exact: ``scaled`` is integral). */
+static PyObject *whole(double scaled) {
+    if (fabs(scaled) < STEPS_LIMIT) return PyLong_FromLongLong((long long)scaled);
+    return PyLong_FromDouble(scaled);
+}
+
+/* The field ``f`` of every event in whole steps of 2**-``exponent`` (None kept), each the
+ * difference from the previous one's if ``differences``; NULL with no error set when a
+ * step is beyond a double's range (the Python counts those exactly). */
+static PyObject *field_steps(PyObject *events, Py_ssize_t count, int f, int exponent,
+                             int differences) {
+    if (exponent > 1023) return NULL;
+    double scale = ldexp(1.0, exponent), before = 0.0;
+    PyObject *steps = PyList_New(count);
+    if (steps == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = FIELD(PyList_GET_ITEM(events, i), event_at, f);
+        PyObject *step;
+        if (v == Py_None) {
+            step = Py_NewRef(Py_None);
+        } else {
+            double now = PyFloat_AS_DOUBLE(v) * scale;
+            if (!isfinite(now)) {
+                Py_DECREF(steps);
+                return NULL;
+            }
+            if (!differences) {
+                step = whole(now);
+            } else if (fabs(now) < STEPS_LIMIT && fabs(before) < STEPS_LIMIT) {
+                step = PyLong_FromLongLong((long long)now - (long long)before);
+            } else {
+                PyObject *a = whole(now), *b = whole(before);
+                step = a == NULL || b == NULL ? NULL : PyNumber_Subtract(a, b);
+                Py_XDECREF(a);
+                Py_XDECREF(b);
+            }
+            before = now;
+        }
+        if (step == NULL) {
+            Py_DECREF(steps);
+            return NULL;
+        }
+        PyList_SET_ITEM(steps, i, step);
+    }
+    return steps;
+}
+
+/* ``log_columns(events)``: what ``columns`` makes of a list of Events, or None when one
+ * is not the usual (an Event whose times are finite floats or None, none subnormal): the
+ * Python makes them then. */
+static PyObject *fast_log_columns(PyObject *module, PyObject *events) {
+    if (event_type == NULL || !PyList_CheckExact(events)) Py_RETURN_NONE;
+    Py_ssize_t count = PyList_GET_SIZE(events);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *event = PyList_GET_ITEM(events, i);
+        if (!Py_IS_TYPE(event, event_type) || !all_set(event, event_at, E_FIELDS) ||
+            FIELD(event, event_at, E_T) == Py_None)
+            Py_RETURN_NONE;
+    }
+    int known, cpu_known;
+    int t_step = field_exponent(events, count, E_T, &known);
+    int elapsed_step = field_exponent(events, count, E_ELAPSED, &known);
+    int cpu_step = field_exponent(events, count, E_CPU, &cpu_known);
+    if (t_step < 0 || elapsed_step < 0 || cpu_step < 0) Py_RETURN_NONE;
+    PyObject *t = field_steps(events, count, E_T, t_step, 1);
+    PyObject *elapsed = t == NULL ? NULL : field_steps(events, count, E_ELAPSED, elapsed_step, 0);
+    PyObject *cpu = elapsed == NULL || !cpu_known
+                        ? NULL
+                        : field_steps(events, count, E_CPU, cpu_step, 0);
+    if (t == NULL || elapsed == NULL || (cpu_known && cpu == NULL)) {
+        Py_XDECREF(t);
+        Py_XDECREF(elapsed);
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    /* In the order the Python's dict has its keys: the JSON of a log is made from it. */
+    const char *keys[9] = {"t", "kind", "seat", "text", "elapsed", "t_step", "elapsed_step",
+                           "cpu", "cpu_step"};
+    PyObject *values[9] = {t, NULL, NULL, NULL, elapsed, NULL, NULL, cpu, NULL};
+    for (int f = 0; f < 3; f++) values[1 + f] = PyList_New(count);
+    values[5] = PyLong_FromLong(t_step);
+    values[6] = PyLong_FromLong(elapsed_step);
+    if (cpu_known) values[8] = PyLong_FromLong(cpu_step);
+    int used = cpu_known ? 9 : 7;
+    PyObject *log = PyDict_New();
+    int failed = log == NULL;
+    for (int k = 0; k < used; k++) failed = failed || values[k] == NULL;
+    for (Py_ssize_t i = 0; !failed && i < count; i++) {
+        PyObject *event = PyList_GET_ITEM(events, i);
+        for (int f = 0; f < 3; f++)
+            PyList_SET_ITEM(values[1 + f], i, Py_NewRef(FIELD(event, event_at, E_KIND + f)));
+    }
+    /* The cpu column comes before the steps in the Python's dict. */
+    const int order[9] = {0, 1, 2, 3, 4, 7, 5, 6, 8};
+    for (int k = 0; !failed && k < 9; k++) {
+        int at = order[k];
+        if (at < used && PyDict_SetItemString(log, keys[at], values[at]) < 0) failed = 1;
+    }
+    for (int k = 0; k < 9; k++) Py_XDECREF(values[k]);
+    if (failed) {
+        Py_XDECREF(log);
+        return NULL;
+    }
+    return log;
+}
+
 static PyObject *configure_events(PyObject *module, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"event", NULL};
     PyObject *type;
@@ -1355,6 +1494,8 @@ static PyMethodDef module_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "Hand over the Event type the compiled events make."},
     {"events", (PyCFunction)(void (*)(void))fast_events, METH_FASTCALL,
      "events(entries, t0, max_logged): EventLog.events of the entries, or None."},
+    {"log_columns", (PyCFunction)fast_log_columns, METH_O,
+     "log_columns(events): a stored log's columns of the events, or None."},
     {"drain", (PyCFunction)fast_drain, METH_O,
      "drain(channel): channel.drain(), without the call while nothing waits."},
     {"reply", (PyCFunction)(void (*)(void))fast_reply, METH_FASTCALL,

@@ -19,6 +19,7 @@ from typing import Any
 from arena_kernel.codecs.base import MAX_DEPTH, Codec, Decoded, Decoder
 from arena_kernel.codecs.jsonl import _C_ENCODE, SCAN, JsonlCodec, JsonlDecoder
 from arena_kernel.codecs.line import LineCodec, LineDecoder
+from arena_kernel.model import Event
 
 
 def _load() -> ModuleType | None:
@@ -38,6 +39,7 @@ def _load() -> ModuleType | None:
         encode_json=_C_ENCODE,
         max_depth=MAX_DEPTH,
     )
+    _fast.configure_events(event=Event)
     return _fast
 
 

@@ -121,7 +121,3 @@ class EventLog:
     def note(self, text: str) -> None:
         """The referee's own commentary in the replay (e.g. "white wins: black has no tzaar")."""
         self.add("note", None, text)
-
-
-if compiled.COMPILED is not None:
-    compiled.COMPILED.configure_events(event=Event)

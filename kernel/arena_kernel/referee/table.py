@@ -28,7 +28,7 @@ from typing import Any, Literal, overload
 from arena_kernel.codecs import compiled
 from arena_kernel.codecs.base import Codec
 from arena_kernel.model import Fault, FaultKind
-from arena_kernel.referee import hot_path
+from arena_kernel.referee import hot_path, turns
 from arena_kernel.referee.channel import Channel, RequestResult
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
@@ -217,10 +217,10 @@ class Table:
             connection = channel.connection
             if connection is not None and not waiter.done():
                 connection.hand_over()
-                if waiter.done():
-                    # Answered already (in process): still one turn of the event loop, as
-                    # every request takes, so that other games and timers go on meanwhile.
-                    await asyncio.sleep(0)
+                if waiter.done() and turns.SHARED.spent():
+                    # Answered already (in process), and the games on this loop have had
+                    # their time slice: the other callbacks and timers run meanwhile.
+                    await turns.SHARED.give_back()
             result = await waiter
             if type(result[0]) is not Fault:
                 if compiled is None:

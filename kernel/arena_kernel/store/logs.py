@@ -29,6 +29,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from arena_kernel.codecs import compiled
 from arena_kernel.model import Event, make_event
 
 FIELDS = tuple(field.name for field in dataclasses.fields(Event))
@@ -51,8 +52,19 @@ _fields = operator.attrgetter(*FIELDS)
 
 
 def pack(events: Sequence[Event]) -> bytes:
-    """The stored form of a game's ``events`` (on the path of every game a run stores:
-    the fields are read a row at a time)."""
+    """The stored form of a game's ``events`` (on the path of every game a run stores)."""
+    extension = compiled.COMPILED
+    log = None if extension is None else extension.log_columns(events)
+    if log is None:
+        log = columns(events)
+    text = json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode()
+    return zlib.compress(text, COMPRESSION_LEVEL)
+
+
+def columns(events: Sequence[Event]) -> dict[str, Any]:
+    """The JSON object a stored log is, before it is compressed: one list per field, the
+    times in steps (the fields are read a row at a time). The kernel's extension makes
+    the same object in one step (``log_columns``, for the usual events)."""
     columns = list(zip(*map(_fields, events), strict=True)) or [()] * len(FIELDS)
     log: dict[str, Any] = {name: list(col) for name, col in zip(FIELDS, columns, strict=True)}
     log["t_step"] = t_step = _exponent(log["t"])
@@ -64,8 +76,7 @@ def pack(events: Sequence[Event]) -> bytes:
             continue
         log[f"{name}_step"] = step = _exponent(log[name])
         log[name] = _in_steps(log[name], step)
-    text = json.dumps(log, ensure_ascii=False, separators=(",", ":")).encode()
-    return zlib.compress(text, COMPRESSION_LEVEL)
+    return log
 
 
 def unpack(data: bytes) -> list[Event]:

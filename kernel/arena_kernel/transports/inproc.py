@@ -12,6 +12,7 @@ import queue
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -31,6 +32,40 @@ from arena_kernel.transports.stderr_log import discard_stale_log, stderr_log_pat
 
 _CLOSED = object()
 """What ends a threaded bot's thread: the connection is closed."""
+
+
+class _Deliveries:
+    """The in-process connections of one event loop with replies to deliver: one callback
+    a turn of the loop delivers them all, in the order their first replies came (a
+    callback per reply would be scheduled for every request, only to find its reply
+    handed over already)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._waiting: list[InprocConnection] = []
+
+    def add(self, connection: InprocConnection) -> None:
+        if not self._waiting:
+            self._loop.call_soon(self._deliver)
+        self._waiting.append(connection)
+
+    def _deliver(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for connection in waiting:
+            connection.deliver_outbox()
+
+
+_DELIVERIES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Deliveries] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each running loop's :class:`_Deliveries`."""
+
+
+def _deliveries(loop: asyncio.AbstractEventLoop) -> _Deliveries:
+    deliveries = _DELIVERIES.get(loop)
+    if deliveries is None:
+        deliveries = _DELIVERIES[loop] = _Deliveries(loop)
+    return deliveries
 
 
 def _raised(exc: BaseException) -> str:
@@ -75,8 +110,11 @@ class InprocConnection(Connection):
         self._loop = asyncio.get_running_loop()
         self._pending = greeting
         self._outbox: list[bytes] = []
-        """Replies to deliver, in order: by the one call_soon of the first, or by
-        :meth:`hand_over`, whichever comes first."""
+        """Replies to deliver, in order: by the loop's next :class:`_Deliveries` callback
+        or by :meth:`hand_over`, whichever comes first."""
+        self._deliveries = _deliveries(self._loop)
+        self._queued = False
+        """Whether the loop's next deliveries include this connection's."""
         self._on_data: OnData | None = None
         self._on_closed: OnClosed | None = None
         self._failure: str | None = None
@@ -121,10 +159,11 @@ class InprocConnection(Connection):
         """The bot's encoded replies to ``message``; what it raises is kept in its log
         and raised again."""
         try:
+            replies = self._bot.on_message(message)
+            if not replies:
+                return b""  # the usual answer to news (an echo, a state)
             codec = self._launch.codec
-            return b"".join(
-                [compiled.encode(codec, reply) for reply in self._bot.on_message(message)]
-            )
+            return b"".join([compiled.encode(codec, reply) for reply in replies])
         except Exception as exc:
             _log_traceback(self._launch, exc)
             raise
@@ -155,18 +194,21 @@ class InprocConnection(Connection):
 
     def _post(self, data: bytes) -> None:
         """Deliver ``data`` after what is in the outbox already."""
-        if not self._outbox:
-            self._loop.call_soon(self._deliver_outbox)
+        if not self._queued:
+            self._queued = True
+            self._deliveries.add(self)
         self._outbox.append(data)
 
-    def _deliver_outbox(self) -> None:
-        outbox, self._outbox = self._outbox, []
-        for data in outbox:
-            self._deliver(data)
+    def deliver_outbox(self) -> None:
+        """Deliver what waits, in order (the loop's deliveries)."""
+        self._queued = False
+        self.hand_over()
 
     def hand_over(self) -> None:
         if self._outbox:
-            self._deliver_outbox()
+            outbox, self._outbox = self._outbox, []
+            for data in outbox:
+                self._deliver(data)
 
     def _fail(self, reason: str) -> None:
         if self._failure is not None or self._closed:

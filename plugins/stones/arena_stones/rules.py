@@ -149,6 +149,15 @@ _CELL_VALUES = _STACKS | {0}
 _HOLES = tuple((x, y) for y in range(SIZE) for x in range(SIZE) if (x, y) not in INDEX)
 """The places of the matrix that are no cell (the centre, the corners): 0 in every board."""
 
+_PATHS: dict[int, tuple[int, ...]] = {
+    f * NCELLS + t: ray[:k]
+    for f, rays in enumerate(RAYS)
+    for ray in rays
+    for k, t in enumerate(ray)
+}
+"""``from * NCELLS + to`` -> the cells between, for every pair of cells a stack can move
+between along a line without crossing the centre."""
+
 
 def _check_matrix(matrix: Sequence[Sequence[int]]) -> None:
     """Raise ValueError for the first place of a 9x9 ``matrix``, in reading order, that
@@ -477,6 +486,8 @@ class Position:
         """
         if self.decided:
             return "the game is over"
+        if self._plainly_legal(move_type, frm, to):
+            return None
         problem = self._fault(move_type, frm, to)
         # A side with no capture at an attack-only request has lost, which takes a scan of
         # the board to see; a move judged legal there is a capture, so only a move found
@@ -484,6 +495,36 @@ class Position:
         if problem is not None and self.phase == 0 and not self.can_attack():
             return "the game is over"
         return problem
+
+    def _plainly_legal(self, move_type: object, frm: object, to: object) -> bool:
+        """Whether the move is a legal capture or strengthen given as plain ints: nearly
+        every move the referee and a bot judge, in a few lookups. False for anything else,
+        legal or not: :meth:`_fault` judges it then, and says why."""
+        if type(move_type) is not int or type(frm) is not tuple or type(to) is not tuple:
+            return False
+        f, t = INDEX.get(frm), INDEX.get(to)
+        if f is None or t is None:
+            return False
+        x, y = frm
+        tx, ty = to
+        if type(x) is not int or type(y) is not int or type(tx) is not int or type(ty) is not int:
+            return False  # (4.0, 4) finds the cell (4, 4), as (True, 1) finds (1, 1)
+        between = _PATHS.get(f * NCELLS + t)
+        if between is None:
+            return False
+        cells, me = self.cells, self.player
+        vf, vt = cells[f], cells[t]
+        if vf * me <= 0 or not vt:
+            return False
+        if move_type == ATTACK:
+            if vt * me > 0 or height(vf) < height(vt):
+                return False
+        elif move_type != STRENGTHEN or self.phase == 0 or vt * me < 0:
+            return False
+        for i in between:  # noqa: SIM110 (a loop over these few cells is twice all()'s speed)
+            if cells[i]:
+                return False
+        return True
 
     def _fault(
         self, move_type: int, frm: tuple[int, int] | None, to: tuple[int, int] | None

@@ -9,13 +9,16 @@ import sqlite3
 import zlib
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena_kernel.codecs import compiled
 from arena_kernel.model import Event, GameRecord, Outcome, ScheduledGame
 from arena_kernel.store import Store
 from arena_kernel.store.logs import (
     COMPRESSION_LEVEL,
+    columns,
     pack,
     reply_pairs,
     seat_replies,
@@ -151,3 +154,82 @@ def test_each_reply_keeps_its_cpu_time_beside_its_wall_time() -> None:
     assert (cpu[0], math.isnan(cpu[1]), cpu[2]) == (0.04, True, 0.01), "NaN: not measured"
     assert reply_pairs(first.times, first.cpu) == [(0.05, 0.04), (0.03, 0.01)]
     assert second.cpu == b"" and reply_pairs(second.times, second.cpu) == []
+
+
+needs_extension = pytest.mark.skipif(
+    compiled.COMPILED is None, reason="the kernel's extension is not built here"
+)
+
+
+@needs_extension
+@settings(max_examples=300, deadline=None)
+@given(log=st.lists(events, max_size=40))
+def test_the_compiled_columns_are_the_pythons_or_left_to_it(log: list[Event]) -> None:
+    assert compiled.COMPILED is not None
+    made = compiled.COMPILED.log_columns(log)
+    if made is not None:
+        expected = columns(log)
+        assert made == expected
+        assert list(made) == list(expected), "the keys in the same order: the JSON is the same"
+
+
+game_times = st.one_of(st.just(0.0), st.floats(1e-9, 1e5))
+"""Seconds since a game's start, and durations: a clock's readings, never subnormal."""
+game_events = st.builds(
+    Event,
+    t=game_times,
+    kind=st.sampled_from(["send", "recv", "late", "fault", "note"]),
+    seat=st.one_of(st.none(), st.integers(0, 5)),
+    text=st.text(max_size=20),
+    elapsed=st.one_of(st.none(), game_times),
+    cpu=st.one_of(st.none(), game_times),
+)
+
+
+@needs_extension
+@settings(max_examples=300, deadline=None)
+@given(log=st.lists(game_events, max_size=40))
+def test_the_compiled_columns_make_every_log_of_a_game(log: list[Event]) -> None:
+    """Times a game records (seconds since its start, durations) are always its to make."""
+    assert compiled.COMPILED is not None
+    made = compiled.COMPILED.log_columns(log)
+    assert made is not None
+    assert (made, list(made)) == (columns(log), list(columns(log)))
+
+
+@needs_extension
+def test_the_compiled_columns_count_steps_beyond_62_bits() -> None:
+    assert compiled.COMPILED is not None
+    log = [Event(0.0001, "recv", 0, "a", 0.0001, 0.0001), Event(3600.5, "recv", 0, "b", 2.5, 1e-7)]
+    made = compiled.COMPILED.log_columns(log)
+    assert made == columns(log)
+    assert max(abs(step) for step in made["t"]) > 2**62
+
+
+@needs_extension
+@pytest.mark.parametrize(
+    "odd",
+    [
+        Event(1e300, "note", None, "steps beyond a double's range, at 0.1's step"),
+        Event(0.5, "recv", 0, "a subnormal duration", 5e-324),
+        Event(2, "recv", 0, "whole seconds as an int", 1),  # type: ignore[arg-type]
+        Event(0.5, "recv", 0, "an infinite duration", math.inf),
+    ],
+)
+def test_what_the_compiled_columns_leave_to_the_python(odd: Event) -> None:
+    assert compiled.COMPILED is not None
+    log = [Event(0.1, "send", 0, "usual"), odd]
+    assert compiled.COMPILED.log_columns(log) is None
+    assert compiled.COMPILED.log_columns([*log[:1], ("not", "an", "event")]) is None
+
+
+def test_a_log_packs_the_same_with_or_without_the_extension(monkeypatch) -> None:
+    log = [
+        Event(0.000126, "send", 0, '{"Color":1}'),
+        Event(0.0004, "recv", 0, '{"Type":1}', 0.00021, 0.0002),
+        Event(0.0009, "send", 1, "é", None, None),
+    ]
+    packed = pack(log)
+    monkeypatch.setattr(compiled, "COMPILED", None)
+    assert pack(log) == packed
+    assert unpack(packed) == log

@@ -12,6 +12,7 @@ from transport_helpers import Recorder, run
 
 from arena_kernel.bot_clocks import BotClocks
 from arena_kernel.codecs.line import LineCodec
+from arena_kernel.referee import turns
 from arena_kernel.referee.channel import Channel
 from arena_kernel.referee.clocks import Clocks
 from arena_kernel.referee.eventlog import EventLog
@@ -308,6 +309,43 @@ def test_hand_over_delivers_what_is_waiting_at_once_in_order_and_once(make_launc
     run(main())
 
 
+def test_replies_left_waiting_come_in_the_next_turn_in_order_and_once(make_launch):
+    """What no request handed over is delivered in the loop's next turn, every bot's in
+    the order its first reply came; what was handed over is not delivered again."""
+
+    async def main() -> list[tuple[str, bytes]]:
+        delivered: list[tuple[str, bytes]] = []
+        a = await InprocTransport().connect(make_launch(inproc=EchoBot))
+        b = await InprocTransport().connect(make_launch(inproc=EchoBot))
+        a.start(lambda data: delivered.append(("a", data)), lambda reason: None)
+        b.start(lambda data: delivered.append(("b", data)), lambda reason: None)
+        await asyncio.sleep(0)  # the greetings
+        delivered.clear()
+        b.write(b"1\n")
+        a.write(b"2\n")
+        b.write(b"3\n")
+        assert delivered == []
+        await asyncio.sleep(0)
+        in_turn = list(delivered)
+        a.write(b"4\n")
+        a.hand_over()
+        a.write(b"5\n")
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        await a.close()
+        await b.close()
+        return [*in_turn, ("--", b""), *delivered[len(in_turn) :]]
+
+    assert run(main()) == [
+        ("b", b"echo 1\nok\n"),
+        ("b", b"echo 3\nok\n"),
+        ("a", b"echo 2\nok\n"),
+        ("--", b""),
+        ("a", b"echo 4\nok\n"),
+        ("a", b"echo 5\nok\n"),
+    ]
+
+
 def test_a_connection_that_is_a_pipe_hands_over_nothing(make_launch):
     """The base class's hand_over: what a pipe holds comes from the event loop."""
 
@@ -329,11 +367,17 @@ def test_a_connection_that_is_a_pipe_hands_over_nothing(make_launch):
     assert seen == []
 
 
-def test_each_request_to_an_inproc_bot_takes_one_turn_of_the_loop(make_launch):
+def test_a_request_to_an_inproc_bot_takes_one_turn_of_the_loop_once_the_slice_is_spent(
+    make_launch, monkeypatch
+):
     """The reply is handed over as the referee waits, in the order the bot sent: an
     unasked message it sent first answers the request, as through a pipe (the reply that
-    came after it waits for the next); and every request still lets the loop run the
-    other games once."""
+    came after it waits for the next); and a request made once the loop's time slice is
+    spent lets the loop run the other games once (here every slice is spent by the time
+    it is looked at)."""
+    moments = iter(range(10**6))
+    monkeypatch.setattr(turns, "_clock", lambda: next(moments) * turns.TIME_SLICE)
+    monkeypatch.setattr(turns, "SHARED", turns.Slice())
 
     class Chatty(EchoBot):
         def on_message(self, message: Any) -> list[Any]:
@@ -342,20 +386,20 @@ def test_each_request_to_an_inproc_bot_takes_one_turn_of_the_loop(make_launch):
     async def main():
         conn = await InprocTransport().connect(make_launch(inproc=Chatty))
         table = Table([Channel("chatty", "chatty", conn, LineCodec())], Clocks(), EventLog())
-        turns = 0
+        ticks = 0
 
         async def ticker() -> None:
-            nonlocal turns
+            nonlocal ticks
             while True:
                 await asyncio.sleep(0)
-                turns += 1
+                ticks += 1
 
         ticking = asyncio.create_task(ticker())
         await table.receive(0)  # the greeting
         answers = [(await table.ask(0, f"m{n}")).message for n in range(20)]
-        before = turns
+        before = ticks
         await table.ask(0, "m20")
-        assert turns - before in (1, 2), "one turn of the loop per request, as the other games'"
+        assert ticks - before in (1, 2), "one turn of the loop per request, as the other games'"
         table.send(0, "news")
         late = await table.ask(0, "m21")
         then = await table.ask(0, "m22")

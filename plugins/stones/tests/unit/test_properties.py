@@ -91,6 +91,29 @@ def test_the_judge_accepts_nothing_but_generated_moves(game):
             assert (reason == "the game is over") == over, (kind, frm, to, reason)
 
 
+@settings(max_examples=25, deadline=None)
+@given(playouts)
+def test_the_judges_quick_path_takes_the_generated_moves_given_as_ints_and_nothing_else(game):
+    """Every legal capture and strengthen is judged without its reason being looked for;
+    any other move (a pass, an illegal one, or a legal one with a coordinate that equals an
+    int without being one) is left to the judge's reasons."""
+    everything = [(kind, a, b) for kind in (ATTACK, STRENGTHEN) for a in CELLS for b in CELLS]
+    for position, rng in playout(*game):
+        if position.winner():
+            break
+        generated = {move_to_xy(m) for m in position.legal_moves()}
+        for kind, frm, to in generated:
+            assert position._plainly_legal(kind, frm, to) == (kind != PASS)
+            if kind != PASS:
+                x, y = frm
+                disguises = [(float(x), y), (x, complex(y))] + [(bool(x), y)] * (x in (0, 1))
+                for disguised in disguises:
+                    assert disguised == frm and not position._plainly_legal(kind, disguised, to)
+                    assert position.judge(kind, disguised, to) is not None
+        for kind, frm, to in rng.sample(everything, 300):
+            assert position._plainly_legal(kind, frm, to) == ((kind, frm, to) in generated)
+
+
 @settings(max_examples=40, deadline=None)
 @given(playouts)
 def test_apply_then_undo_restores_everything(game):
