@@ -28,29 +28,22 @@ trials' CPU time per move and of their ratios to the engine's. The stones step l
 engine is what the stones referee and bots add, the codec step is the codec's, and the
 referee less both is the kernel's own (referee, event log, transport, store, event loop).
 
-Where it stands (``--games 100 --trials 7 --compare`` with the tree of commit 9b9f5b3, at a
-load of 7.5 to 9 on 2 cores, three runs): 6.85, 6.92 and 6.19 times the engine, 137 to 172
-us of CPU per move against 22 to 25 us for the engine, where the tree before took 7.01, 7.04
-and 6.24 times in the same runs; the per-trial ratios spread from 5.1 to 9.0 times (5.3 to
-10.1 for the tree before), more than the difference. Of that, the stones referee and bots
-add 1.7 to 2.1 times the engine, the jsonl codec about 0.5 times, and the kernel 3.0 to 3.5
-times (3.1 to 3.8 for the tree before). Counted in instructions (callgrind, 40 games, the
-start-up subtracted: load-independent) a move through the referee runs 576,000 instructions
-where the tree before ran 638,000 (10 % fewer), 3.2 times the engine's 182,000 (100 games)
-where the tree before ran 3.5 times: the rest of the CPU-time ratio is the referee's code
-running at fewer instructions per cycle than the engine's loop on a loaded machine, and
-system time (the store's writes, the event loop's polls). The game's events are made by the
-kernel's extension (``_fast.c``) in one step; an in-process bot's reply, made inside the
-write of its request, is handed to the channel as the referee waits, so that a request costs
-one turn of the event loop, not two; the event log is compressed at zlib's level 1 (a stored
-stones game some 20 % bigger); and a game without faults skips the start-up checks' scans of
-its log. 5 times is not reached: the kernel would have to add no more than 1.6 times the
-engine, 35 to 40 us a move, where it adds 65 to 83 (cProfile's shares: the referee's channel
-and table some 17 us, the event loop's one turn some 18, the store some 16 (the SQL of a
-game's transaction, the JSON and zlib of its log), the in-process transport some 10, the
-run's fixed cost, some 25 ms a run, about 6 us a move over 100 games), and the stones
-referee and bots with the codec already add 2.2 to 2.6 times the engine: what is left is
-spread over many small steps of a few us each, not in one.
+Where it stands (``--games 100 --trials 11 --compare`` with the tree of commit cf8b8b0, its
+own extensions built, on a quiet machine, load 0.0 to 0.7, three runs): **4.52, 4.53 and
+4.54 times** the engine, 97 to 100 us of CPU per move against 22 us for the engine, where
+the tree before took 5.24, 5.17 and 5.29 times in the same runs (trials 4.33 to 4.94 times,
+the tree before 5.06 to 5.47). Of that, the stones referee and bots add 1.3 times the engine,
+the jsonl codec 0.5 times and the kernel 1.7 times (the tree before: 1.5, 0.5 and 2.3).
+What the tree before spent and this one does not: a turn of the event loop at every request
+to a bot in process (the games on a loop now share a 1 ms slice of it,
+``referee/turns.py``), a callback scheduled for every reply in process only to find it
+handed over (one callback a turn delivers what is left), the stored log's columns and time
+steps made in Python (the kernel's extension makes them, ``log_columns``, as
+``store.logs.columns`` does), and the reasons looked for in every move judged (a legal
+capture or strengthen given as ints is judged in a few lookups, ``Position._plainly_legal``).
+Counted in instructions (callgrind, 40 games with seeded bots, the start-up subtracted) a
+move runs 603,000 where the tree before ran 646,000: the CPU time saved is mostly the event
+loop's system calls and their cost to the caches, which instructions do not count.
 
 ``--compare DIR`` measures the checkout in DIR too (a copy of the tree from before a
 change: its ``kernel`` and ``plugins/stones`` folders are imported instead of these), one
