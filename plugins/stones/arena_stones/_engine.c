@@ -354,6 +354,8 @@ typedef struct {
     double seconds;                    /* its budget */
     uint16_t improved; /* the best root move of the iteration in progress, once one is known */
     int have_improved;
+    uint8_t gave_up[MAXPLY]; /* by ply: the side to move gave its turn up there */
+    int full_width;          /* no move left out, no turn given up: what thinning is held to */
 } Search;
 
 static double seconds_since(clockid_t clock, const struct timespec *start) {
@@ -400,8 +402,26 @@ static int out_of_time(Search *s) {
     return share < STARVED && wall >= s->seconds * share / STARVED;
 }
 
-#define LMR_DEPTH 3      /* late strengthens are searched a request less deep from this depth on */
 #define CHECK_EVERY 1023 /* the clock is read every 1024 nodes: well under a millisecond */
+
+/* How the search thins its tree away from the principal variation: at null-window nodes
+ * where no side is down to its last stacks of a type, never the first move. Together they
+ * reach two requests deeper in the same time, and were kept by A/B games against the same
+ * search without them (the figures are in the plugin's README). */
+#define LMR_DEPTH 3          /* late strengthens are searched a request less deep from here */
+#define LMR_DEEP 5           /* and two requests less from here, after ... */
+#define LMR_DEEP_AFTER 12    /* ... this many strengthens */
+#define CAPTURE_LMR_DEPTH 2  /* late captures of a plentiful type a request less deep from here */
+#define PLENTIFUL 3          /* a type with more stacks than this is not about to be lost */
+#define LATE_CAPTURES 6      /* one request above the leaves, captures after this many ... */
+#define LATE_PLENTIFUL 4     /* ... of a type with more stacks than this are not searched */
+#define FUTILITY_MARGIN 100  /* a request's worth: how far a quiet move may raise the value */
+#define NULL_MOVE_DEPTH 4    /* a turn given up is searched from here, ... */
+#define NULL_MOVE_SHALLOWER 4 /* ... this many requests less deep */
+
+/* Strengthens searched at a node this many requests above the leaves; the rest are not. */
+static const int late_strengthens[] = {0, 2, 4, 8, 12};
+#define LMP_DEPTH 4
 
 static Entry *probe(Search *s, uint64_t key) {
     Entry *bucket = &s->table[(key & s->mask) & ~(uint64_t)1];
@@ -488,10 +508,10 @@ static void reward(Search *s, int move, int depth, int ply) {
 }
 
 #define QUIESCE_DEPTH 4
-#define QUIESCE_SCARCE 2
+#define SCARCE 2 /* a type down to this many stacks is about to be lost */
 
 /* Past the search's depth, only the captures that take one of the opponent's last
- * QUIESCE_SCARCE stacks of a type are searched (those decide games; the evaluation's
+ * SCARCE stacks of a type are searched (those decide games; the evaluation's
  * threats stand in for the rest), up to QUIESCE_DEPTH requests more. The side to move
  * may stand on the evaluation (which counts the captures it is about to make). */
 static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
@@ -503,8 +523,8 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
     if (stand == -WIN) return ply - WIN;
     if (!left || stand >= beta) return stand;
     int theirs = p->player > 0 ? 4 : 0;
-    if (p->counts[theirs + 1] > QUIESCE_SCARCE && p->counts[theirs + 2] > QUIESCE_SCARCE &&
-        p->counts[theirs + 3] > QUIESCE_SCARCE)
+    if (p->counts[theirs + 1] > SCARCE && p->counts[theirs + 2] > SCARCE &&
+        p->counts[theirs + 3] > SCARCE)
         return stand; /* no capture here takes a scarce stack: no moves to generate */
     if (stand > alpha) alpha = stand;
     uint16_t moves[MAXMOVES];
@@ -514,7 +534,7 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
         int m = moves[i];
         if (move_kind(m) != ATTACK) break; /* the captures come first */
         int victim = absi(p->cells[move_to(m)]) & 3;
-        if (p->counts[theirs + victim] > QUIESCE_SCARCE) continue;
+        if (p->counts[theirs + victim] > SCARCE) continue;
         Undo u;
         apply(p, m, &u);
         int value = p->player == me ? quiesce(s, alpha, beta, ply + 1, left - 1)
@@ -530,6 +550,53 @@ static int quiesce(Search *s, int alpha, int beta, int ply, int left) {
         }
     }
     return best;
+}
+
+/* Whether a side is down to its last stacks of a type: then every move may decide the
+ * game, and the search leaves none out. */
+static int tense(const Pos *p) {
+    for (int kind = 1; kind <= 3; kind++)
+        if (p->counts[kind] <= SCARCE || p->counts[4 + kind] <= SCARCE) return 1;
+    return 0;
+}
+
+/* What the side to move, at the start of its turn, is still worth if it gives the turn up,
+ * searched shallower, when that holds beta (else -INF): then it surely holds it with a move
+ * (a capture is forced, and one that helps is nearly always there), and the node is cut.
+ * Not twice in a row (a side short of a type, where being made to capture can be what
+ * loses, never gives a turn up: the node is tense). */
+static int null_move(Search *s, int depth, int beta, int ply, int stand) {
+    Pos *p = &s->pos;
+    if (p->phase != 0 || p->single || depth < NULL_MOVE_DEPTH || ply == 0 || ply >= MAXPLY ||
+        s->gave_up[ply - 1] || stand < beta || beta >= DECIDED || beta <= -DECIDED)
+        return -INF;
+    int me = p->player;
+    uint64_t hash = p->hash;
+    p->hash ^= turn_keys[(me > 0) * 2] ^ turn_keys[(me < 0) * 2];
+    p->player = (int8_t)-me;
+    s->gave_up[ply] = 1;
+    int value = -search(s, depth - NULL_MOVE_SHALLOWER, -beta, -beta + 1, ply + 1);
+    s->gave_up[ply] = 0;
+    p->player = (int8_t)me;
+    p->hash = hash;
+    if (s->stop || value < beta) return -INF;
+    return value >= DECIDED ? beta : value; /* a win is not proven by a turn given up */
+}
+
+/* Whether a move of a null-window node is left out: late strengthens near the leaves, all
+ * the strengthens (and captures of a plentiful type) of a node too far below alpha for a
+ * quiet move to matter, and late captures of a plentiful type one request above the
+ * leaves. `quiets` counts the strengthens reached so far, this one included. */
+static int pruned(const Search *s, int move, int i, int depth, int alpha, int stand, int quiets) {
+    const Pos *p = &s->pos;
+    int futile = depth <= 2 && p->phase == 1 && stand + FUTILITY_MARGIN * depth <= alpha;
+    if (move_kind(move) == STRENGTHEN)
+        return (depth <= LMP_DEPTH && quiets > late_strengthens[depth]) || futile;
+    if (move_kind(move) != ATTACK) return 0;
+    int left = p->counts[(p->player > 0 ? 4 : 0) + (absi(p->cells[move_to(move)]) & 3)];
+    if (depth == 1 && i >= LATE_CAPTURES && left > LATE_PLENTIFUL) return 1;
+    return left > PLENTIFUL && depth <= 2 && p->phase == 1 &&
+           stand + FUTILITY_MARGIN * (depth + 1) <= alpha;
 }
 
 static int search(Search *s, int depth, int alpha, int beta, int ply) {
@@ -557,24 +624,48 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     int64_t scores[MAXMOVES];
     int n = generate(p, moves);
     if (!n) return ply - WIN;
+    int thin = beta - alpha == 1 && !s->full_width && !tense(p);
+    int stand = thin ? evaluate(p) : -INF;
+    if (thin) {
+        int value = null_move(s, depth, beta, ply, stand);
+        if (s->stop) return 0;
+        if (value >= beta) return value;
+    }
     score_moves(s, moves, n, scores, first, ply);
-    int me = p->player, original = alpha, best = -INF, best_move = -1;
-    /* No move is left out: cutting the late strengthens and captures near the leaves
-     * searched deeper but played worse. */
+    int me = p->player, original = alpha, best = -INF, best_move = -1, quiets = 0;
     for (int i = 0; i < n; i++) {
         int move = pick(moves, scores, i, n);
+        int late = i > 0 && move != first;
+        quiets += late && thin && move_kind(move) == STRENGTHEN;
+        if (late && thin && pruned(s, move, i, depth, alpha, stand, quiets)) {
+            if (move_kind(move) == STRENGTHEN) {
+                /* every later strengthen would be left out too: drop them unpicked */
+                int kept = i + 1;
+                for (int j = i + 1; j < n; j++) {
+                    if (move_kind(moves[j]) != STRENGTHEN) {
+                        moves[kept] = moves[j];
+                        scores[kept++] = scores[j];
+                    }
+                }
+                n = kept;
+            }
+            continue;
+        }
         Undo u;
         apply(p, move, &u);
         int same = p->player == me, value;
         if (i == 0) {
             value = child(s, same, depth - 1, alpha, beta, ply + 1);
         } else {
-            /* Late strengthens, by the order above, are first searched a request less deep;
-             * one that proves better than alpha is searched again at full depth. Captures
-             * and the pass are not reduced, nor anything by more than a request: the quiet
-             * move that sets up a double attack on a type's last stack is often a late one. */
-            int reduce = depth >= LMR_DEPTH && i >= 2 && move != first &&
-                         move_kind(move) == STRENGTHEN;
+            /* Late moves, by the order above, are first searched less deep; one that proves
+             * better than alpha is searched again at full depth: strengthens from the third,
+             * and captures from the third of a type that keeps more than PLENTIFUL stacks. */
+            int reduce = 0;
+            if (late && i >= 2 && move_kind(move) == STRENGTHEN && depth >= LMR_DEPTH)
+                reduce = depth >= LMR_DEEP && quiets > LMR_DEEP_AFTER ? 2 : 1;
+            else if (late && i >= 2 && move_kind(move) == ATTACK && depth >= CAPTURE_LMR_DEPTH &&
+                     p->counts[slot_of(u.vt)] > PLENTIFUL)
+                reduce = 1;
             value = child(s, same, depth - 1 - reduce, alpha, alpha + 1, ply + 1);
             if (reduce && value > alpha && !s->stop)
                 value = child(s, same, depth - 1, alpha, alpha + 1, ply + 1);
@@ -1050,13 +1141,13 @@ static void Searcher_dealloc(Searcher *self) {
 }
 
 static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"cells", "player", "phase", "single", "seconds", "soft", "max_depth",
-                            "cpu",   "wall",   NULL};
+    static char *names[] = {"cells", "player", "phase", "single",     "seconds", "soft",
+                            "max_depth", "cpu", "wall", "full_width", NULL};
     PyObject *cells;
-    int player, phase, single, max_depth = 64, cpu = 0;
+    int player, phase, single, max_depth = 64, cpu = 0, full_width = 0;
     double hard, soft = -1.0, wall = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|dipd", names, &cells, &player, &phase,
-                                     &single, &hard, &soft, &max_depth, &cpu, &wall))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oiipd|dipdp", names, &cells, &player, &phase,
+                                     &single, &hard, &soft, &max_depth, &cpu, &wall, &full_width))
         return NULL;
     if (self->search == NULL || self->search->table == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Searcher was not initialised");
@@ -1074,6 +1165,7 @@ static PyObject *Searcher_think(Searcher *self, PyObject *args, PyObject *kw) {
     if (read_position(&s->pos, cells, player, phase, single)) return NULL;
     if (soft < 0) soft = hard;
     if (wall < 0) wall = hard;
+    s->full_width = full_width;
     Result r;
     self->busy = 1;
     clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;

@@ -7,8 +7,9 @@ Nodes per second: both searchers think ``--seconds`` on the same positions (the 
 start and positions of random games), trials interleaved, each timed by this process's
 CPU time, so that a loaded machine slows both alike; prints the medians and their ratio.
 Depth: the depth the compiled search completes in 1 s from the standard start (as the
-``search`` bot thinks, by the wall clock, with its rule for starting an iteration), and
-the CPU time it takes to complete ``--depth`` requests there with no clock at all.
+``search`` bot thinks, by the wall clock, with its rule for starting an iteration), beside
+the same search at full width (``full_width=True``: no move left out, no turn given up),
+and the CPU time it takes to complete ``--depth`` requests there with no clock at all.
 """
 
 from __future__ import annotations
@@ -84,19 +85,29 @@ def main() -> None:
     )
 
     start = Position.initial()
-    depths = []
+    depths: dict[bool, list[int]] = {False: [], True: []}
     for _ in range(args.trials):
-        searcher = COMPILED.Searcher()
-        cpu = time.process_time()
-        _, depth, _, nodes, wall = searcher.think(
-            start.cells, start.player, start.phase, start.single, 1.0, NEW_ITERATION_SHARE
-        )
-        depths.append(depth)
-        print(
-            f"1 s from the start: depth {depth}, {nodes:,} nodes,"
-            f" {wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU"
-        )
-    print(f"depth in 1 s from the start (median): {statistics.median(depths):g}")
+        for full_width in (False, True):
+            searcher = COMPILED.Searcher()
+            cpu = time.process_time()
+            _, depth, _, nodes, wall = searcher.think(
+                start.cells,
+                start.player,
+                start.phase,
+                start.single,
+                1.0,
+                NEW_ITERATION_SHARE,
+                full_width=full_width,
+            )
+            depths[full_width].append(depth)
+            print(
+                f"1 s from the start{' (full width)' if full_width else ''}: depth {depth},"
+                f" {nodes:,} nodes, {wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU"
+            )
+    print(
+        f"depth in 1 s from the start (median): {statistics.median(depths[False]):g}"
+        f" ({statistics.median(depths[True]):g} with no move left out and no turn given up)"
+    )
     cpus = []
     for _ in range(args.trials):
         searcher = COMPILED.Searcher()

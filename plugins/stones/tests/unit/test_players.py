@@ -34,7 +34,7 @@ from arena_stones.rules import (
     encode,
     from_xy,
 )
-from arena_stones.search import DECIDED, Searcher
+from arena_stones.search import DECIDED, WIN, Searcher
 from arena_stones.simulate import duel
 
 FACTORIES = {
@@ -240,3 +240,35 @@ def test_the_compiled_search_sees_a_type_lost_past_its_depth(compiled):
                     break
             position.apply(rng.choice(position.legal_moves()))
     assert proven == 3
+
+
+def thinned_and_full_width(compiled, position: Position, depth: int) -> tuple[tuple, tuple]:
+    p = position
+    args = (p.cells, p.player, p.phase, p.single, 3600.0, 3600.0, depth)
+    return compiled.Searcher().think(*args), compiled.Searcher().think(*args, full_width=True)
+
+
+def test_the_search_thins_its_tree_away_from_the_principal_variation(compiled):
+    thinned, full = thinned_and_full_width(compiled, Position.initial(), 6)
+    assert thinned[3] * 3 < full[3]
+    assert thinned[1] == full[1] == 6
+
+
+def test_thinning_hides_no_win_the_full_width_search_finds(compiled):
+    # Positions of random games where a side is close to losing a type: the thinned search
+    # must find every win the full-width one finds five requests deep, those that take
+    # more than a turn to force included.
+    wins = forced_later = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        position = Position.initial("random", random.Random(seed))
+        while not position.winner():
+            theirs = 4 if position.player == WHITE else 0
+            if not position.single and min(position.counts[theirs + k] for k in (1, 2, 3)) <= 3:
+                thinned, full = thinned_and_full_width(compiled, position, 5)
+                if full[2] >= DECIDED:
+                    assert thinned[2] >= DECIDED, (seed, position.cells)
+                    wins += 1
+                    forced_later += full[2] <= WIN - 3
+            position.apply(rng.choice(position.legal_moves()))
+    assert wins >= 20 and forced_later >= 5
