@@ -421,7 +421,7 @@ static int out_of_time(Search *s) {
 
 /* Strengthens searched at a node this many requests above the leaves; the rest are not. */
 static const int late_strengthens[] = {0, 2, 4, 8, 12};
-#define LMP_DEPTH 4
+#define LMP_DEPTH ((int)(sizeof late_strengthens / sizeof *late_strengthens) - 1)
 
 static Entry *probe(Search *s, uint64_t key) {
     Entry *bucket = &s->table[(key & s->mask) & ~(uint64_t)1];
@@ -589,14 +589,14 @@ static int null_move(Search *s, int depth, int beta, int ply, int stand) {
  * leaves. `quiets` counts the strengthens reached so far, this one included. */
 static int pruned(const Search *s, int move, int i, int depth, int alpha, int stand, int quiets) {
     const Pos *p = &s->pos;
-    int futile = depth <= 2 && p->phase == 1 && stand + FUTILITY_MARGIN * depth <= alpha;
+    int frontier = depth <= 2 && p->phase == 1; /* where futility is judged */
     if (move_kind(move) == STRENGTHEN)
-        return (depth <= LMP_DEPTH && quiets > late_strengthens[depth]) || futile;
+        return (depth <= LMP_DEPTH && quiets > late_strengthens[depth]) ||
+               (frontier && stand + FUTILITY_MARGIN * depth <= alpha);
     if (move_kind(move) != ATTACK) return 0;
     int left = p->counts[(p->player > 0 ? 4 : 0) + (absi(p->cells[move_to(move)]) & 3)];
     if (depth == 1 && i >= LATE_CAPTURES && left > LATE_PLENTIFUL) return 1;
-    return left > PLENTIFUL && depth <= 2 && p->phase == 1 &&
-           stand + FUTILITY_MARGIN * (depth + 1) <= alpha;
+    return frontier && left > PLENTIFUL && stand + FUTILITY_MARGIN * (depth + 1) <= alpha;
 }
 
 static int search(Search *s, int depth, int alpha, int beta, int ply) {
