@@ -354,8 +354,7 @@ typedef struct {
     double seconds;                    /* its budget */
     uint16_t improved; /* the best root move of the iteration in progress, once one is known */
     int have_improved;
-    uint8_t gave_up[MAXPLY]; /* by ply: the side to move gave its turn up there */
-    int full_width;          /* no move left out, no turn given up: what thinning is held to */
+    int full_width; /* no move left out: what thinning is held to */
 } Search;
 
 static double seconds_since(clockid_t clock, const struct timespec *start) {
@@ -416,8 +415,6 @@ static int out_of_time(Search *s) {
 #define LATE_CAPTURES 6      /* one request above the leaves, captures after this many ... */
 #define LATE_PLENTIFUL 4     /* ... of a type with more stacks than this are not searched */
 #define FUTILITY_MARGIN 100  /* a request's worth: how far a quiet move may raise the value */
-#define NULL_MOVE_DEPTH 4    /* a turn given up is searched from here, ... */
-#define NULL_MOVE_SHALLOWER 4 /* ... this many requests less deep */
 
 /* Strengthens searched at a node this many requests above the leaves; the rest are not. */
 static const int late_strengthens[] = {0, 2, 4, 8, 12};
@@ -560,29 +557,6 @@ static int tense(const Pos *p) {
     return 0;
 }
 
-/* What the side to move, at the start of its turn, is still worth if it gives the turn up,
- * searched shallower, when that holds beta (else -INF): then it surely holds it with a move
- * (a capture is forced, and one that helps is nearly always there), and the node is cut.
- * Not twice in a row (a side short of a type, where being made to capture can be what
- * loses, never gives a turn up: the node is tense). */
-static int null_move(Search *s, int depth, int beta, int ply, int stand) {
-    Pos *p = &s->pos;
-    if (p->phase != 0 || p->single || depth < NULL_MOVE_DEPTH || ply == 0 || ply >= MAXPLY ||
-        s->gave_up[ply - 1] || stand < beta || beta >= DECIDED || beta <= -DECIDED)
-        return -INF;
-    int me = p->player;
-    uint64_t hash = p->hash;
-    p->hash ^= turn_keys[(me > 0) * 2] ^ turn_keys[(me < 0) * 2];
-    p->player = (int8_t)-me;
-    s->gave_up[ply] = 1;
-    int value = -search(s, depth - NULL_MOVE_SHALLOWER, -beta, -beta + 1, ply + 1);
-    s->gave_up[ply] = 0;
-    p->player = (int8_t)me;
-    p->hash = hash;
-    if (s->stop || value < beta) return -INF;
-    return value >= DECIDED ? beta : value; /* a win is not proven by a turn given up */
-}
-
 /* Whether a move of a null-window node is left out: late strengthens near the leaves, all
  * the strengthens (and captures of a plentiful type) of a node too far below alpha for a
  * quiet move to matter, and late captures of a plentiful type one request above the
@@ -626,11 +600,6 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     if (!n) return ply - WIN;
     int thin = beta - alpha == 1 && !s->full_width && !tense(p);
     int stand = thin ? evaluate(p) : -INF;
-    if (thin) {
-        int value = null_move(s, depth, beta, ply, stand);
-        if (s->stop) return 0;
-        if (value >= beta) return value;
-    }
     score_moves(s, moves, n, scores, first, ply);
     int me = p->player, original = alpha, best = -INF, best_move = -1, quiets = 0;
     for (int i = 0; i < n; i++) {

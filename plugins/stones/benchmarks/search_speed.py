@@ -8,7 +8,7 @@ start and positions of random games), trials interleaved, each timed by this pro
 CPU time, so that a loaded machine slows both alike; prints the medians and their ratio.
 Depth: the depth the compiled search completes in 1 s from the standard start (as the
 ``search`` bot thinks, by the wall clock, with its rule for starting an iteration), beside
-the same search at full width (``full_width=True``: no move left out, no turn given up),
+the same search at full width (``full_width=True``: no move left out),
 and the CPU time it takes to complete ``--depth`` requests there with no clock at all.
 """
 
@@ -106,7 +106,7 @@ def main() -> None:
             )
     print(
         f"depth in 1 s from the start (median): {statistics.median(depths[False]):g}"
-        f" ({statistics.median(depths[True]):g} with no move left out and no turn given up)"
+        f" ({statistics.median(depths[True]):g} with no move left out)"
     )
     cpus = []
     for _ in range(args.trials):
