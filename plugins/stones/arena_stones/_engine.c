@@ -414,6 +414,7 @@ static int out_of_time(Search *s) {
 #define PLENTIFUL 3          /* a type with more stacks than this is not about to be lost */
 #define LATE_CAPTURES 6      /* one request above the leaves, captures after this many ... */
 #define LATE_PLENTIFUL 4     /* ... of a type with more stacks than this are not searched */
+#define FUTILITY_DEPTH 2     /* futility is judged up to this many requests above the leaves */
 #define FUTILITY_MARGIN 100  /* a request's worth: how far a quiet move may raise the value */
 
 /* Strengthens searched at a node this many requests above the leaves; the rest are not. */
@@ -557,13 +558,19 @@ static int tense(const Pos *p) {
     return 0;
 }
 
+/* Where futility is judged: near the leaves, at a turn's second request. Only there does a
+ * thinned node need its evaluation. */
+static inline int futility_frontier(const Pos *p, int depth) {
+    return depth <= FUTILITY_DEPTH && p->phase == 1;
+}
+
 /* Whether a move of a null-window node is left out: late strengthens near the leaves, all
  * the strengthens (and captures of a plentiful type) of a node too far below alpha for a
  * quiet move to matter, and late captures of a plentiful type one request above the
  * leaves. `quiets` counts the strengthens reached so far, this one included. */
 static int pruned(const Search *s, int move, int i, int depth, int alpha, int stand, int quiets) {
     const Pos *p = &s->pos;
-    int frontier = depth <= 2 && p->phase == 1; /* where futility is judged */
+    int frontier = futility_frontier(p, depth);
     if (move_kind(move) == STRENGTHEN)
         return (depth <= LMP_DEPTH && quiets > late_strengthens[depth]) ||
                (frontier && stand + FUTILITY_MARGIN * depth <= alpha);
@@ -599,7 +606,7 @@ static int search(Search *s, int depth, int alpha, int beta, int ply) {
     int n = generate(p, moves);
     if (!n) return ply - WIN;
     int thin = beta - alpha == 1 && !s->full_width && !tense(p);
-    int stand = thin ? evaluate(p) : -INF;
+    int stand = thin && futility_frontier(p, depth) ? evaluate(p) : -INF;
     score_moves(s, moves, n, scores, first, ply);
     int me = p->player, original = alpha, best = -INF, best_move = -1, quiets = 0;
     for (int i = 0; i < n; i++) {
