@@ -5,7 +5,9 @@ Left to Python, SIGINT while the command imports its modules or loads plugins is
 ``Aborted!`` (status 1), and SIGTERM kills the process silently (status 143). So the entry
 point (:mod:`arena_kernel.cli.main`) installs :func:`answer_signals` before it imports
 anything of its own; from then on the first of either signal raises :class:`Interrupted`
-where the program is, and later ones are ignored while it unwinds.
+where the program is, and later ones are ignored while it unwinds. Once the command has
+ended, its exit status decided, both are ignored while the interpreter exits
+(:func:`ignore_while_exiting`).
 
 Where that is unsafe, a run playing its games, the run takes the signals itself (see
 :func:`arena_kernel.runner.api.run_prepared`): it ends every bot, then raises
@@ -61,6 +63,25 @@ def _stop(signum: int, frame: FrameType | None) -> None:
         return
     _State.stopping = True
     raise Interrupted
+
+
+def ignore_while_exiting() -> None:
+    """Ignore SIGINT and SIGTERM from now on: the command has ended and its exit status is
+    decided.
+
+    What is left is the interpreter's exit: joining threads, the clean-up registered for
+    the exit (a run's cgroups are removed then), flushing the output. A signal there would
+    cut into it, with a traceback of the thread join it interrupted, or, once Python has
+    given the signals their default action back part-way through its exit, by killing the
+    process (status -2 or -15) after it has done its work. An exit that hangs then takes
+    ``kill -9``.
+
+    A signal that came as the command ended raises :class:`Interrupted` as this is called
+    (Python runs handlers as a function starts): the caller calls it again, which is safe,
+    as :func:`_stop` raises once at most."""
+    _State.stopping = True
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def interrupted() -> Interrupted:

@@ -10,7 +10,8 @@ fails without stopping the command (an installed plugin that cannot be loaded, a
 observer that raises) is one ``arena: warning: ...`` line.
 
 The signal handlers are installed first, before the commands (click, plugins, the
-runner) are imported: see :mod:`arena_kernel.cli.interrupts`. The commands are in
+runner) are imported, and ignored once the command has ended, while the interpreter exits:
+see :mod:`arena_kernel.cli.interrupts`. The commands are in
 :mod:`arena_kernel.cli.commands`.
 
 Python's garbage collector is off while the commands and click are imported: it would
@@ -24,7 +25,12 @@ from __future__ import annotations
 
 import gc
 
-from arena_kernel.cli.interrupts import Interrupted, answer_signals, report_interruption
+from arena_kernel.cli.interrupts import (
+    Interrupted,
+    answer_signals,
+    ignore_while_exiting,
+    report_interruption,
+)
 
 
 def main() -> None:
@@ -39,6 +45,11 @@ def main() -> None:
         run_cli()
     except Interrupted:
         report_interruption()
+    finally:
+        try:
+            ignore_while_exiting()
+        except Interrupted:
+            ignore_while_exiting()
 
 
 if __name__ == "__main__":

@@ -61,9 +61,11 @@ def signalled_there(
     reached: Path,
     sig: signal.Signals,
     there: Callable[[], object] = lambda: None,
+    then: Callable[[], object] = lambda: None,
 ) -> tuple[int, str]:
     """Wait until ``process`` creates ``reached``, call ``there`` (which checks that this
-    is the moment meant), signal it, and return its exit status and stderr."""
+    is the moment meant), signal it, call ``then``, and return its exit status and
+    stderr."""
     deadline = time.monotonic() + REACH_LIMIT
     while not reached.exists():
         if process.poll() is not None or time.monotonic() > deadline:
@@ -78,6 +80,7 @@ def signalled_there(
         process.communicate()
         raise
     process.send_signal(sig)
+    then()
     _out, err = process.communicate(timeout=REACH_LIMIT)
     return process.returncode, err
 
@@ -125,6 +128,26 @@ def test_arena_run_interrupted_at_any_moment_says_one_line_and_exits_130(
         resumed = arena("run", "-q", str(path))
         assert resumed.returncode == 0, resumed.stderr
         assert "0 games played now, 2 already stored" in resumed.stdout
+
+
+@SIGNALS
+@pytest.mark.parametrize("moment", ["exit:threads", "exit:modules"])
+def test_a_signal_once_the_run_has_ended_changes_neither_its_status_nor_its_output(
+    moment: str, sig: signal.Signals, write_match: Callable[..., Path], tmp_path: Path
+) -> None:
+    """Signalled as Python exits, joining a thread or clearing the modules (where the
+    signals have their default action again): it exits as it would have, quietly."""
+    path = write_match(IN_PROCESS)
+    database = tmp_path / "results.sqlite"
+    process, reached = stalled(["run", "-q", str(path)], moment, tmp_path)
+    go = reached.with_name(reached.name + ".go")
+
+    def there() -> None:
+        assert stored(database)[1] == 2
+
+    status, err = signalled_there(process, reached, sig, there, then=go.touch)
+    assert (status, err) == (0, "")
+    assert_whole(database, 2)
 
 
 @SIGNALS
