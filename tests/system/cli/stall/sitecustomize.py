@@ -2,7 +2,7 @@
 
 On ``PYTHONPATH``, Python imports this module as it starts. When the module named by
 ``ARENA_TEST_STALL_AT`` is then first imported, the import creates the file named by
-``ARENA_TEST_STALL_FILE`` and sleeps (two minutes at most), so that the signal lands in
+``ARENA_TEST_STALL_FILE`` and waits (two minutes at most), so that the signal lands in
 the middle of that import.
 
 Two names are moments of the interpreter's exit, after the command has ended, rather than
@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
@@ -40,8 +40,9 @@ class Stall:
     ) -> ModuleSpec | None:
         if name == self.module:
             sys.meta_path.remove(self)
-            Hold(self.reached).note()
-            time.sleep(WAIT)
+            hold = Hold(self.reached)
+            hold.note()
+            hold.wait_for(lambda: False)
         return None
 
 
@@ -63,8 +64,14 @@ class Hold:
 
     def __call__(self) -> None:
         self.note()
+        self.wait_for(lambda: self.exists(self.reached + ".go"))
+
+    def wait_for(self, done: Callable[[], bool]) -> None:
+        """Until ``done()`` or ``WAIT`` s have passed, in sleeps of 10 ms: Python handles
+        a signal between two sleeps, where one that came just before a single long sleep
+        would wait for its end."""
         deadline = self.monotonic() + WAIT
-        while not self.exists(self.reached + ".go") and self.monotonic() < deadline:
+        while not done() and self.monotonic() < deadline:
             self.sleep(0.01)
 
 
